@@ -1,0 +1,3 @@
+"""Sphere: offline, perspective-aware balanced research."""
+
+__version__ = "0.1.0"

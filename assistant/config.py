@@ -1,0 +1,228 @@
+"""Settings: ``config.yaml`` + ``SPHERE_…`` environment, one validated object.
+
+Precedence (last wins): built-in defaults, the YAML file (``--config`` or
+``$SPHERE_CONFIG`` or ``./config.yaml``), environment variables.
+
+Environment variables: ``SPHERE_<KEY>`` for top-level keys
+(``SPHERE_INDEX_DIR``) and ``SPHERE_<SECTION>__<KEY>`` for nested ones
+(``SPHERE_LLM__MODEL``, ``SPHERE_RETRIEVAL__K``).
+
+An unknown key is a :class:`~assistant.errors.ConfigError` naming the key and
+the file it came from.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from assistant.errors import ConfigError
+
+ENV_PREFIX = "SPHERE_"
+DEFAULT_CONFIG_NAME = "config.yaml"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class EmbedderSettings(_Section):
+    model: str = Field("bundled", description="'bundled' (all-MiniLM-L6-v2) or a path")
+    batch_size: int = Field(64, ge=1, le=4096)
+    device: str = Field("cpu", description="torch device")
+    max_seq_length: int = Field(256, ge=16, le=8192)
+
+
+class LLMSettings(_Section):
+    model: str = Field(
+        "bundled",
+        description="'bundled' (SmolLM2-135M GGUF), a GGUF path, or an http(s):// URL "
+        "of an OpenAI-compatible server",
+    )
+    server_model: str = Field("", description="model name sent to an HTTP server")
+    api_key: str = Field("", description="bearer token for an HTTP server")
+    n_ctx: int = Field(4096, ge=256, le=262144)
+    n_threads: int = Field(0, ge=0, description="0 = number of cores")
+    max_tokens: int = Field(512, ge=1)
+    temperature: float = Field(0.0, ge=0.0, le=2.0)
+    seed: int = 0
+    timeout: float = Field(60.0, gt=0, description="seconds per HTTP request")
+    use: Literal["auto", "always", "never"] = Field(
+        "auto",
+        description="when to let the model refine the deterministic path: 'auto' uses it "
+        "where the evaluation showed it helps",
+    )
+
+
+class ChunkSettings(_Section):
+    max_words: int = Field(120, ge=8, le=4000)
+    overlap_words: int = Field(20, ge=0)
+
+    @field_validator("overlap_words")
+    @classmethod
+    def _overlap_small(cls, v: int) -> int:
+        return v
+
+
+class RetrievalSettings(_Section):
+    mode: Literal["sphere", "dense", "bm25", "hybrid"] = "sphere"
+    k: int = Field(10, ge=1, le=1000, description="documents per side")
+    candidates: int = Field(200, ge=1, le=100000, description="passages fetched per query")
+    k_r: int = Field(1, ge=1, le=100, description="top-K_R passages averaged (late fusion)")
+    pap_alpha: float = Field(1.0, ge=0.0, le=2.0)
+    rrf_k: int = Field(60, ge=1)
+    mmr_lambda: float = Field(0.7, ge=0.0, le=1.0)
+    aspect_aggregator: Literal["amean", "gmean", "hmean", "min", "borda", "round_robin"] = (
+        "amean"
+    )
+
+
+class SummarySettings(_Section):
+    documents: int = Field(20, ge=1, le=200, description="documents summarized")
+    groups: int = Field(4, ge=1, le=50, description="local summarizers (HierSphere)")
+    path: Literal["auto", "deterministic", "model"] = "auto"
+    max_perspectives: int = Field(4, ge=1, le=20, description="per claim")
+
+
+class IndexSettings(_Section):
+    flat_threshold: int = Field(
+        200_000, ge=0, description="passages above which an approximate FAISS index is built"
+    )
+    hnsw_m: int = Field(32, ge=4, le=256)
+    ef_search: int = Field(128, ge=8)
+    nprobe: int = Field(32, ge=1)
+
+
+class UISettings(_Section):
+    theme: str = "textual-dark"
+
+
+class Settings(_Section):
+    index_dir: Path = Field(Path("indexes"), description="where indexes live")
+    default_index: str = Field("demo", description="index opened by `sphere`")
+    session_db: Path = Field(
+        Path("~/.local/share/sphere/sessions.db"), description="SQLite session log"
+    )
+    cache_dir: Path = Field(Path("~/.cache/sphere"), description="embedding cache (eval)")
+    embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)  # type: ignore[arg-type]
+    llm: LLMSettings = Field(default_factory=LLMSettings)  # type: ignore[arg-type]
+    chunking: ChunkSettings = Field(default_factory=ChunkSettings)  # type: ignore[arg-type]
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)  # type: ignore[arg-type]
+    summary: SummarySettings = Field(default_factory=SummarySettings)  # type: ignore[arg-type]
+    index: IndexSettings = Field(default_factory=IndexSettings)  # type: ignore[arg-type]
+    ui: UISettings = Field(default_factory=UISettings)  # type: ignore[arg-type]
+
+    # where the values came from, for messages; not a setting
+    source_file: Path | None = Field(None, exclude=True)
+
+    def resolved(self) -> Settings:
+        """Paths expanded (``~``) and made absolute against the config file's folder."""
+        base = self.source_file.parent if self.source_file else Path.cwd()
+
+        def fix(p: Path) -> Path:
+            p = p.expanduser()
+            return p if p.is_absolute() else (base / p).resolve()
+
+        return self.model_copy(
+            update={
+                "index_dir": fix(self.index_dir),
+                "session_db": fix(self.session_db),
+                "cache_dir": fix(self.cache_dir),
+            }
+        )
+
+    def public_dict(self) -> dict[str, Any]:
+        d = self.model_dump(mode="json", exclude={"source_file"})
+        if d["llm"].get("api_key"):
+            d["llm"]["api_key"] = "***"
+        return d
+
+
+def _env_overrides(environ: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in environ.items():
+        if not key.startswith(ENV_PREFIX) or key == ENV_PREFIX + "CONFIG":
+            continue
+        name = key[len(ENV_PREFIX) :].lower()
+        if "__" in name:
+            section, sub = name.split("__", 1)
+            out.setdefault(section, {})
+            if isinstance(out[section], dict):
+                out[section][sub] = value
+        else:
+            out[name] = value
+    return out
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(merged.get(k), dict):
+            merged[k] = _merge(merged[k], v)
+        else:
+            merged[k] = v
+    return merged
+
+
+def _describe(err: ValidationError, origin: str) -> str:
+    lines = []
+    for e in err.errors():
+        loc = ".".join(str(x) for x in e["loc"])
+        if e["type"] == "extra_forbidden":
+            lines.append(f"unknown key '{loc}' in {origin}")
+        else:
+            lines.append(f"'{loc}' in {origin}: {e['msg']}")
+    return "; ".join(lines)
+
+
+def find_config_file(explicit: str | os.PathLike[str] | None = None) -> Path | None:
+    if explicit:
+        p = Path(explicit).expanduser()
+        if not p.is_file():
+            raise ConfigError(f"config file not found: {p}")
+        return p
+    env = os.environ.get(ENV_PREFIX + "CONFIG")
+    if env:
+        p = Path(env).expanduser()
+        if not p.is_file():
+            raise ConfigError(f"config file not found: {p} (from ${ENV_PREFIX}CONFIG)")
+        return p
+    p = Path.cwd() / DEFAULT_CONFIG_NAME
+    return p if p.is_file() else None
+
+
+def load_settings(
+    path: str | os.PathLike[str] | None = None,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    """Load, merge and validate settings; raise :class:`ConfigError` on any problem."""
+    environ = dict(os.environ if environ is None else environ)
+    file = find_config_file(path)
+    data: dict[str, Any] = {}
+    if file is not None:
+        try:
+            loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read {file}: {exc}") from None
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{file} is not valid YAML: {exc}") from None
+        if loaded is None:
+            loaded = {}
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{file} must contain a mapping of settings at the top level")
+        data = loaded
+        try:
+            Settings.model_validate(data)
+        except ValidationError as exc:
+            raise ConfigError(_describe(exc, str(file))) from None
+    env = _env_overrides(environ)
+    try:
+        settings = Settings.model_validate(_merge(data, env))
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, "the environment (SPHERE_… variables)")) from None
+    settings.source_file = file.resolve() if file else None
+    return settings.resolved()

@@ -1,0 +1,401 @@
+"""Dataclasses shared by the stages of the one pass (DESIGN §2).
+
+Names follow the papers: a question has a ``root_query``, ``perspectives``
+(paper 000) and ``aspects`` (paper 003); a summary has two ``claims`` each with
+``perspectives`` that cite ``references`` (paper 004, eq. 1).
+
+Every class round-trips through plain JSON with ``to_dict`` / ``from_dict`` so
+the session log, ``--json`` output and the UI share one representation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal, TypeVar
+
+Side = Literal["pro", "con"]
+SIDES: tuple[Side, Side] = ("pro", "con")
+Intent = Literal["two_sided", "one_sided", "factual"]
+
+T = TypeVar("T")
+
+
+def _from_dict(cls: type[T], data: dict[str, Any]) -> T:
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+# --------------------------------------------------------------------------- corpus
+
+
+@dataclass
+class Document:
+    """One source document (a file, or a record of a JSONL/JSON/CSV file)."""
+
+    doc_id: str
+    title: str
+    text: str
+    source: str = ""
+    path: str = ""
+    format: str = "txt"
+    language: str = ""
+    n_words: int = 0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Document:
+        return _from_dict(cls, data)
+
+
+@dataclass
+class Passage:
+    """A chunk of a document with provenance: ``text == doc.text[start:end]``.
+
+    ``page`` is 1-based for PDFs and ``None`` otherwise.
+    """
+
+    doc_id: str
+    ordinal: int
+    text: str
+    start: int
+    end: int
+    page: int | None = None
+    passage_id: int = -1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Passage:
+        return _from_dict(cls, data)
+
+
+# --------------------------------------------------------------------------- retrieval
+
+
+@dataclass
+class PassageHit:
+    passage_id: int
+    doc_id: str
+    score: float
+    text: str = ""
+    start: int = 0
+    end: int = 0
+    page: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PassageHit:
+        return _from_dict(cls, data)
+
+
+@dataclass
+class DocumentHit:
+    """A ranked document with the passage evidence and the scores behind it.
+
+    ``scores`` maps a method name (``dense``, ``bm25``, ``pap_plus``,
+    ``aspect:<text>``, ``fused`` …) to the score that method gave.
+    """
+
+    doc_id: str
+    score: float
+    rank: int = 0
+    title: str = ""
+    source: str = ""
+    path: str = ""
+    side: Side | None = None
+    passages: list[PassageHit] = field(default_factory=list)
+    scores: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def best_passage(self) -> PassageHit | None:
+        return self.passages[0] if self.passages else None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DocumentHit:
+        hit = _from_dict(cls, data)
+        hit.passages = [PassageHit.from_dict(p) for p in data.get("passages", [])]
+        return hit
+
+
+# --------------------------------------------------------------------------- query plan
+
+
+@dataclass
+class QueryPerspective:
+    """A phrase of the question that sets a viewpoint (paper 000 §2).
+
+    ``role`` is one of the PIR perspective types: ``stance`` (support/undermine),
+    ``ideology`` (left/right/center), ``location``, ``subtopic``, ``analogy``,
+    ``entity``, ``interpretation``, ``verdict`` (support/refute/nei), ``source``,
+    ``other``. ``side`` says which claim it serves, when it serves one.
+    ``span`` gives character offsets in the question when the text is a span.
+    """
+
+    text: str
+    role: str = "other"
+    side: Side | None = None
+    span: tuple[int, int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["span"] = list(self.span) if self.span else None
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> QueryPerspective:
+        p = _from_dict(cls, data)
+        if p.span is not None:
+            p.span = (int(p.span[0]), int(p.span[1]))
+        return p
+
+
+@dataclass
+class Aspect:
+    """A non-overlapping sub-span of the question naming one facet (paper 003 §3.1)."""
+
+    text: str
+    span: tuple[int, int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["span"] = list(self.span) if self.span else None
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Aspect:
+        a = _from_dict(cls, data)
+        if a.span is not None:
+            a.span = (int(a.span[0]), int(a.span[1]))
+        return a
+
+
+@dataclass
+class Constraint:
+    """A document-level requirement in one InfoSearch dimension (paper 002 §3).
+
+    ``dimension``: ``audience``, ``keyword``, ``format``, ``language``,
+    ``length``, ``source``. ``value`` is the dimension's value (a keyword, an
+    ISO-639-1 code, ``"short"``/``"long"`` or ``"<N"``/``">N"`` words, a source
+    substring, a format name, an audience level). ``negated`` inverts the test
+    ("not from news sites", "without insurance"). ``hard`` constraints filter,
+    soft ones re-weight. ``text`` is the phrase of the question it came from.
+    """
+
+    dimension: str
+    value: str
+    negated: bool = False
+    hard: bool = True
+    text: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Constraint:
+        return _from_dict(cls, data)
+
+
+@dataclass
+class QueryPlan:
+    """What the understand stage makes of a question (DESIGN §2)."""
+
+    question: str
+    root_query: str
+    perspectives: list[QueryPerspective] = field(default_factory=list)
+    aspects: list[Aspect] = field(default_factory=list)
+    claims: tuple[str, str] = ("", "")
+    constraints: list[Constraint] = field(default_factory=list)
+    intent: Intent = "two_sided"
+    # which side a one-sided question wants ("find evidence against X" -> "con")
+    target_side: Side | None = None
+    source: str = "rules"  # rules | llm | rules+llm | user
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "root_query": self.root_query,
+            "perspectives": [p.to_dict() for p in self.perspectives],
+            "aspects": [a.to_dict() for a in self.aspects],
+            "claims": list(self.claims),
+            "constraints": [c.to_dict() for c in self.constraints],
+            "intent": self.intent,
+            "target_side": self.target_side,
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> QueryPlan:
+        claims = data.get("claims") or ["", ""]
+        return cls(
+            question=data.get("question", ""),
+            root_query=data.get("root_query", ""),
+            perspectives=[QueryPerspective.from_dict(p) for p in data.get("perspectives", [])],
+            aspects=[Aspect.from_dict(a) for a in data.get("aspects", [])],
+            claims=(str(claims[0]), str(claims[1])),
+            constraints=[Constraint.from_dict(c) for c in data.get("constraints", [])],
+            intent=data.get("intent", "two_sided"),
+            target_side=data.get("target_side"),
+            source=data.get("source", "rules"),
+        )
+
+
+# --------------------------------------------------------------------------- summary
+
+
+@dataclass
+class Reference:
+    """A document cited by a perspective, with the quote that supports it."""
+
+    doc_id: str
+    title: str = ""
+    source: str = ""
+    path: str = ""
+    page: int | None = None
+    passage_id: int = -1
+    quote: str = ""
+    # where the quote sits in the passage text (character offsets), if found
+    quote_start: int = -1
+    quote_end: int = -1
+    retrieval_score: float = 0.0
+    support: float = 0.0  # verifier's support score in [0, 1]
+    verified: bool = False
+    check: str = ""  # how it was verified: quote | similarity | model
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Reference:
+        return _from_dict(cls, data)
+
+
+@dataclass
+class SummaryPerspective:
+    """One-sentence perspective under a claim, citing its documents (paper 004 eq. 1)."""
+
+    text: str
+    references: list[Reference] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "references": [r.to_dict() for r in self.references]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SummaryPerspective:
+        return cls(
+            text=data.get("text", ""),
+            references=[Reference.from_dict(r) for r in data.get("references", [])],
+        )
+
+
+NO_EVIDENCE = "No supporting evidence found in this index."
+
+
+@dataclass
+class ClaimSummary:
+    claim: str
+    side: Side
+    perspectives: list[SummaryPerspective] = field(default_factory=list)
+    note: str = ""  # e.g. NO_EVIDENCE, or a constraint left too few documents
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "claim": self.claim,
+            "side": self.side,
+            "perspectives": [p.to_dict() for p in self.perspectives],
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClaimSummary:
+        return cls(
+            claim=data.get("claim", ""),
+            side=data.get("side", "pro"),
+            perspectives=[SummaryPerspective.from_dict(p) for p in data.get("perspectives", [])],
+            note=data.get("note", ""),
+        )
+
+
+@dataclass
+class SideBalance:
+    side: Side
+    documents_cited: int = 0
+    distinct_sources: int = 0
+    mean_retrieval_score: float = 0.0
+    perspectives: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class BalanceReport:
+    """Per-side counts plus a lopsidedness index in [0, 1] (0 = even)."""
+
+    sides: list[SideBalance] = field(default_factory=list)
+    lopsidedness: float = 0.0
+    unused_doc_ids: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sides": [s.to_dict() for s in self.sides],
+            "lopsidedness": self.lopsidedness,
+            "unused_doc_ids": list(self.unused_doc_ids),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BalanceReport:
+        return cls(
+            sides=[_from_dict(SideBalance, s) for s in data.get("sides", [])],
+            lopsidedness=float(data.get("lopsidedness", 0.0)),
+            unused_doc_ids=list(data.get("unused_doc_ids", [])),
+        )
+
+
+@dataclass
+class Summary:
+    """The two-sided answer: exactly two claims (paper 004, Table 10)."""
+
+    question: str
+    claims: list[ClaimSummary]
+    balance: BalanceReport = field(default_factory=BalanceReport)
+    method: str = "deterministic"  # deterministic | model
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "claims": [c.to_dict() for c in self.claims],
+            "balance": self.balance.to_dict(),
+            "method": self.method,
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Summary:
+        return cls(
+            question=data.get("question", ""),
+            claims=[ClaimSummary.from_dict(c) for c in data.get("claims", [])],
+            balance=BalanceReport.from_dict(data.get("balance", {})),
+            method=data.get("method", "deterministic"),
+            notes=list(data.get("notes", [])),
+        )
+
+
+@dataclass
+class Progress:
+    """What a stage reports through the progress callback."""
+
+    stage: str  # understanding | retrieving | summarizing | merging | verifying | done
+    step: int = 0
+    total: int = 0
+    detail: str = ""
