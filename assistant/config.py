@@ -76,9 +76,7 @@ class RetrievalSettings(_Section):
     pap_alpha: float = Field(1.0, ge=0.0, le=2.0)
     rrf_k: int = Field(60, ge=1)
     mmr_lambda: float = Field(0.7, ge=0.0, le=1.0)
-    aspect_aggregator: Literal["amean", "gmean", "hmean", "min", "borda", "round_robin"] = (
-        "amean"
-    )
+    aspect_aggregator: Literal["amean", "gmean", "hmean", "min", "borda", "round_robin"] = "amean"
 
 
 class SummarySettings(_Section):

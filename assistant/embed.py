@@ -80,7 +80,9 @@ class SentenceTransformerEmbedder:
             raise ModelError(f"cannot load embedder from {path}: {exc}") from exc
         if max_seq_length:
             self._model.max_seq_length = min(max_seq_length, self._model.max_seq_length or 512)
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        get_dim = getattr(self._model, "get_embedding_dimension", None)
+        get_dim = get_dim or self._model.get_sentence_embedding_dimension
+        self.dim = int(get_dim())
         self.batch_size = batch_size
         self._lock = threading.Lock()
 

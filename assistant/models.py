@@ -399,3 +399,45 @@ class Progress:
     step: int = 0
     total: int = 0
     detail: str = ""
+
+
+@dataclass
+class TurnResult:
+    """Everything one pass produced for one question (what the session log stores)."""
+
+    question: str
+    plan: QueryPlan
+    hits: dict[str, list[DocumentHit]]  # side ("pro"/"con") -> ranked documents
+    summary: Summary
+    index: str = ""
+    timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds
+    model: dict[str, Any] = field(default_factory=dict)  # llm path/sha256/backend, embedder
+    retrieval: dict[str, Any] = field(default_factory=dict)  # retrieval settings used
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "plan": self.plan.to_dict(),
+            "hits": {s: [h.to_dict() for h in hs] for s, hs in self.hits.items()},
+            "summary": self.summary.to_dict(),
+            "index": self.index,
+            "timings": dict(self.timings),
+            "model": dict(self.model),
+            "retrieval": dict(self.retrieval),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TurnResult:
+        return cls(
+            question=data.get("question", ""),
+            plan=QueryPlan.from_dict(data.get("plan", {})),
+            hits={
+                s: [DocumentHit.from_dict(h) for h in hs]
+                for s, hs in (data.get("hits") or {}).items()
+            },
+            summary=Summary.from_dict(data.get("summary", {})),
+            index=data.get("index", ""),
+            timings=dict(data.get("timings", {})),
+            model=dict(data.get("model", {})),
+            retrieval=dict(data.get("retrieval", {})),
+        )

@@ -74,7 +74,9 @@ socket.getaddrinfo = _guarded_getaddrinfo
 
 
 @pytest.fixture(autouse=True)
-def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _isolated_user_dirs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
     """Point the session log and caches at a temp dir for every test."""
     base = tmp_path_factory.mktemp("sphere-user")
     monkeypatch.setenv("SPHERE_SESSION_DB", str(base / "sessions.db"))

@@ -1,0 +1,45 @@
+# Two commands do all the set-up:  `make run` (the app on the demo index) and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+DEMO := indexes/demo/manifest.json
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: install run demo test test-fast lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip wheel setuptools
+	# torch==2.13.0 is pinned in pyproject.toml (a CPU build); llama-cpp-python
+	# compiles from source the first time (about 6 minutes on 2 cores).
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+$(DEMO): $(STAMP) assistant/demo/corpus.jsonl
+	$(BIN)/sphere index build demo assistant/demo/corpus.jsonl \
+		--id-field id --text-field text --title-field title --source-field source
+
+demo: $(DEMO)
+
+run: $(DEMO)
+	$(BIN)/sphere
+
+lint: $(STAMP)
+	$(BIN)/ruff check assistant tests
+	$(BIN)/mypy assistant
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
+
+bench: $(DEMO)
+	$(BIN)/sphere bench --json
+
+clean:
+	rm -rf $(VENV) indexes/demo .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,229 @@
+"""``sphere index build|list|info|remove``."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import click
+
+from assistant.commands.context import Context, pass_ctx
+
+
+@click.group("index")
+def index_group() -> None:
+    """Build and manage document indexes."""
+
+
+@index_group.command("build")
+@click.argument("name")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--id-field", help="record field holding the document id")
+@click.option("--text-field", help="record field holding the text (default: text/content/body)")
+@click.option("--title-field", help="record field holding the title")
+@click.option("--source-field", help="record field holding the source (site, outlet, url)")
+@click.option("--meta-field", "meta_fields", multiple=True, help="extra record field to keep")
+@click.option("--rebuild", is_flag=True, help="start the index over from nothing")
+@click.option(
+    "--batch-passages",
+    default=2048,
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="passages embedded and committed per batch",
+)
+@click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@pass_ctx
+def build(
+    ctx: Context,
+    name: str,
+    paths: tuple[str, ...],
+    id_field: str | None,
+    text_field: str | None,
+    title_field: str | None,
+    source_field: str | None,
+    meta_fields: tuple[str, ...],
+    rebuild: bool,
+    batch_passages: int,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Index the files under PATHS (recursively) as index NAME.
+
+    Reads .txt .md .html .pdf, and .jsonl/.json/.csv records (one document per
+    record). Re-running updates the index incrementally; an interrupted build
+    resumes.
+    """
+    from assistant.embed import load_embedder
+    from assistant.index.build import BuildOptions, build_index
+    from assistant.index.store import check_name
+    from assistant.ingest.loaders import FieldMapping
+
+    s = ctx.settings
+    check_name(name)
+    options = BuildOptions(
+        max_words=s.chunking.max_words,
+        overlap_words=s.chunking.overlap_words,
+        flat_threshold=s.index.flat_threshold,
+        hnsw_m=s.index.hnsw_m,
+        ef_search=s.index.ef_search,
+        mapping=FieldMapping(id_field, text_field, title_field, source_field, meta_fields),
+        rebuild=rebuild,
+        batch_passages=batch_passages,
+    )
+    embedder = load_embedder(
+        s.embedder.model,
+        device=s.embedder.device,
+        batch_size=s.embedder.batch_size,
+        max_seq_length=s.embedder.max_seq_length,
+    )
+    show = not quiet and not as_json
+    with _BuildProgress(show) as bar:
+        report = build_index(s.index_dir, name, list(paths), embedder, options, bar.update)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        _print_report(report)
+    if report.documents == 0:
+        raise SystemExit(4)
+
+
+def _print_report(report: Any) -> None:
+    verb = "Resumed and built" if report.resumed else "Built"
+    click.echo(
+        f"{verb} index '{report.name}': {report.documents} documents, {report.passages} passages "
+        f"({report.documents_added} added, {report.documents_removed} removed; "
+        f"{report.files_indexed} files indexed, {report.files_unchanged} unchanged, "
+        f"{report.files_removed} removed) in {report.seconds:.1f} s "
+        f"({report.docs_per_second:.1f} docs/s)."
+    )
+    for note in report.notes:
+        click.echo(f"  note: {note}")
+    if report.skipped:
+        click.echo(f"Skipped {len(report.skipped)}:")
+        for s in report.skipped[:50]:
+            click.echo(f"  {s.path}: {s.reason}")
+        if len(report.skipped) > 50:
+            click.echo(f"  … and {len(report.skipped) - 50} more (see `sphere index info`)")
+
+
+class _BuildProgress:
+    """A rich progress bar fed by the builder's events: files, passages, docs/s."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.t0 = time.perf_counter()
+        self.docs = 0
+        self.passages = 0
+        self.progress: Any = None
+
+    def __enter__(self) -> _BuildProgress:
+        if self.show:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.progress = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed}/{task.total} files"),
+                TextColumn("{task.fields[stats]}"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task("indexing", total=None, stats="")
+        return self
+
+    def update(self, event: str, data: dict[str, Any]) -> None:
+        if not self.progress:
+            return
+        if event == "start":
+            self.progress.update(self.task, total=data["files"])
+        elif event == "batch":
+            self.docs += data["documents"]
+            self.passages += data["passages"]
+        elif event == "file":
+            self.progress.advance(self.task)
+        elif event == "finalize":
+            self.progress.update(self.task, description="writing FAISS + BM25")
+        rate = self.docs / max(time.perf_counter() - self.t0, 1e-9)
+        self.progress.update(
+            self.task, stats=f"{self.docs} docs, {self.passages} passages, {rate:.1f} docs/s"
+        )
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress:
+            self.progress.stop()
+
+
+@index_group.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def list_cmd(ctx: Context, as_json: bool) -> None:
+    """List the indexes in the index folder."""
+    from assistant.index.store import list_indexes
+
+    names = list_indexes(ctx.settings.index_dir)
+    if as_json:
+        click.echo(json.dumps(names))
+        return
+    if not names:
+        click.echo(f"No indexes in {ctx.settings.index_dir}. Build one with `sphere index build`.")
+    for n in names:
+        click.echo(n)
+
+
+@index_group.command("info")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--skipped", "show_skipped", is_flag=True, help="list skipped files and reasons")
+@pass_ctx
+def info(ctx: Context, name: str, as_json: bool, show_skipped: bool) -> None:
+    """Show documents, passages, embedder, chunking and FAISS type of NAME."""
+    from assistant.index.store import Index
+
+    index = Index.open(ctx.settings.index_dir, name)
+    try:
+        data = index.info()
+        skipped = index.meta.skipped()
+    finally:
+        index.close()
+    if show_skipped:
+        data["skipped_files"] = [{"path": p, "reason": r} for p, r in skipped]
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    for key in (
+        "name",
+        "path",
+        "documents",
+        "passages",
+        "embedder",
+        "dim",
+        "chunking",
+        "faiss",
+        "files",
+        "skipped",
+        "built",
+        "size_bytes",
+    ):
+        click.echo(f"{key:>10}: {data[key]}")
+    if show_skipped:
+        for p, r in skipped:
+            click.echo(f"  {p}: {r}")
+
+
+@index_group.command("remove")
+@click.argument("name")
+@click.option("--yes", "-y", is_flag=True, help="do not ask")
+@pass_ctx
+def remove(ctx: Context, name: str, yes: bool) -> None:
+    """Delete index NAME and its files."""
+    from assistant.index.store import remove_index
+
+    if not yes and not click.confirm(f"Remove index '{name}'?", default=False):
+        raise click.Abort()
+    remove_index(ctx.settings.index_dir, name)
+    click.echo(f"Removed index '{name}'.")

@@ -1,0 +1,417 @@
+"""``sphere index build``: incremental, resumable indexing.
+
+A second run skips unchanged files (size + mtime, then SHA-256), re-indexes
+changed ones and drops deleted ones. Work is committed in batches of whole
+documents (see :mod:`assistant.index.meta`), so a build killed part-way resumes
+where it stopped: documents already committed for an unchanged file are not
+embedded again, and none is duplicated or lost. FAISS and BM25 are rebuilt from
+the committed passages at the end, then the index is marked clean.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from assistant.embed import Embedder
+from assistant.errors import IndexMismatchError, IngestError, InputError
+from assistant.index.meta import MetaStore
+from assistant.index.store import index_path
+from assistant.ingest.chunk import chunk_document
+from assistant.ingest.loaders import FieldMapping, Skipped, load_file, walk_paths
+from assistant.models import Document, Passage
+
+BuildProgress = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass
+class BuildOptions:
+    max_words: int = 120
+    overlap_words: int = 20
+    batch_passages: int = 2048
+    flat_threshold: int = 200_000
+    hnsw_m: int = 32
+    ef_search: int = 128
+    mapping: FieldMapping = field(default_factory=FieldMapping)
+    rebuild: bool = False
+    max_file_bytes: int = 200 * 1024 * 1024
+
+
+@dataclass
+class BuildReport:
+    name: str
+    files_seen: int = 0
+    files_indexed: int = 0
+    files_unchanged: int = 0
+    files_removed: int = 0
+    documents_added: int = 0
+    documents_removed: int = 0
+    passages_added: int = 0
+    documents: int = 0
+    passages: int = 0
+    seconds: float = 0.0
+    embed_seconds: float = 0.0
+    resumed: bool = False
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def docs_per_second(self) -> float:
+        return self.documents_added / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in self.__dict__.items() if k != "skipped"}
+        d["skipped"] = [{"path": s.path, "reason": s.reason} for s in self.skipped]
+        d["docs_per_second"] = self.docs_per_second
+        return d
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    lock_path = folder / ".lock"
+    fh = open(lock_path, "w")  # noqa: SIM115 - held for the whole build
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise IngestError(
+                f"another build of index '{folder.name}' is running",
+                hint="wait for it to finish",
+            ) from None
+        yield
+    finally:
+        fh.close()
+
+
+def _write_error(exc: OSError, folder: Path) -> IngestError:
+    if exc.errno == errno.ENOSPC:
+        return IngestError(
+            f"the disk is full while writing index '{folder.name}'",
+            hint="free some space and run the same command again; it resumes where it stopped",
+        )
+    if exc.errno in (errno.EACCES, errno.EROFS, errno.EPERM):
+        return IngestError(
+            f"cannot write to the index folder {folder} ({exc.strerror})",
+            hint="check its permissions, or set index_dir in config.yaml to a writable folder",
+        )
+    return IngestError(f"cannot write index '{folder.name}': {exc}")
+
+
+def build_index(
+    index_dir: Path,
+    name: str,
+    paths: Sequence[str | Path],
+    embedder: Embedder,
+    options: BuildOptions | None = None,
+    progress: BuildProgress | None = None,
+) -> BuildReport:
+    """Build or update index ``name`` from ``paths``; return what happened."""
+    options = options or BuildOptions()
+    folder = index_path(index_dir, name)
+    if not paths:
+        raise InputError("no paths given to index")
+    files, skipped = walk_paths(paths)
+    missing = [s for s in skipped if s.reason == "path does not exist"]
+    if missing and not files:
+        raise InputError(f"path does not exist: {missing[0].path}")
+    if not files:
+        given = ", ".join(str(p) for p in paths)
+        raise InputError(
+            f"no indexable files in {given}",
+            hint="Sphere reads .txt .md .html .pdf .jsonl .json .csv",
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if options.rebuild:
+            for child in folder.iterdir():
+                if child.name != ".lock":
+                    shutil.rmtree(child) if child.is_dir() else child.unlink()
+        with _locked(folder):
+            return _build(folder, files, skipped, embedder, options, progress)
+    except OSError as exc:
+        raise _write_error(exc, folder) from None
+
+
+def _check_compat(meta: MetaStore, embedder: Embedder, options: BuildOptions) -> bool:
+    """Return True when the index already has content built with these settings."""
+    built_with = meta.get_info("embedder")
+    if built_with is None:
+        meta.set_info("embedder", embedder.name)
+        meta.set_info("dim", str(embedder.dim))
+        meta.set_info("chunking", json.dumps(_chunking(options)))
+        meta._dim = embedder.dim
+        return False
+    if built_with != embedder.name or int(meta.get_info("dim") or 0) != embedder.dim:
+        raise IndexMismatchError(
+            f"index '{meta.folder.name}' was built with embedder '{built_with}', "
+            f"not '{embedder.name}'",
+            hint="use the embedder it was built with, or add --rebuild to start it over",
+        )
+    chunking = json.loads(meta.get_info("chunking") or "{}")
+    if chunking != _chunking(options):
+        raise IndexMismatchError(
+            f"index '{meta.folder.name}' was built with chunking {chunking}, "
+            f"now {_chunking(options)}",
+            hint="add --rebuild to re-chunk every document",
+        )
+    return True
+
+
+def _chunking(options: BuildOptions) -> dict[str, int]:
+    return {"max_words": options.max_words, "overlap_words": options.overlap_words}
+
+
+def _build(
+    folder: Path,
+    files: list[Path],
+    walk_skipped: list[Skipped],
+    embedder: Embedder,
+    options: BuildOptions,
+    progress: BuildProgress | None,
+) -> BuildReport:
+    t0 = time.perf_counter()
+    report = BuildReport(name=folder.name, files_seen=len(files))
+    report.skipped.extend(walk_skipped)
+    emit = progress or (lambda _e, _d: None)
+    meta = MetaStore(folder, dim=embedder.dim)
+    try:
+        _check_compat(meta, embedder, options)
+        if meta.get_info("state") == "building":
+            report.resumed = True
+        meta.truncate_orphans()
+        meta.set_info("state", "building")
+        known = meta.file_rows()
+        current = {str(f) for f in files}
+
+        # files that no longer exist are dropped
+        for path in list(known):
+            if path not in current and not Path(path).exists():
+                report.documents_removed += meta.delete_file(path)
+                report.files_removed += 1
+                del known[path]
+
+        todo: list[tuple[Path, str, int, float, bool]] = []  # path, sha, size, mtime, resume
+        for f in files:
+            st = f.stat()
+            row = known.get(str(f))
+            if (
+                row
+                and row["complete"]
+                and row["size"] == st.st_size
+                and row["mtime"] == st.st_mtime
+            ):
+                report.files_unchanged += 1
+                continue
+            sha = sha256_file(f)
+            if row and row["sha256"] == sha:
+                if row["complete"]:
+                    meta.upsert_file(str(f), sha, st.st_size, st.st_mtime, complete=True)
+                    report.files_unchanged += 1
+                    continue
+                todo.append((f, sha, st.st_size, st.st_mtime, True))  # resume this file
+                continue
+            if row:  # changed: drop its old documents first
+                report.documents_removed += meta.delete_file(str(f))
+            todo.append((f, sha, st.st_size, st.st_mtime, False))
+
+        total_bytes = sum(t[2] for t in todo)
+        emit(
+            "start", {"files": len(todo), "bytes": total_bytes, "unchanged": report.files_unchanged}
+        )
+        pending: list[tuple[str, Document, list[Passage]]] = []
+        pending_passages = 0
+
+        def flush() -> None:
+            nonlocal pending, pending_passages
+            if not pending:
+                return
+            texts = [p.text for _f, _d, ps in pending for p in ps]
+            te = time.perf_counter()
+            vecs = embedder.encode(texts)
+            report.embed_seconds += time.perf_counter() - te
+            first = meta.append_vectors(vecs)
+            # one transaction per file group, in order
+            by_file: dict[str, tuple[list[Document], list[list[Passage]]]] = {}
+            for fpath, doc, ps in pending:
+                docs, pss = by_file.setdefault(fpath, ([], []))
+                docs.append(doc)
+                pss.append(ps)
+            row = first
+            for fpath, (docs, pss) in by_file.items():
+                meta.commit_batch(fpath, docs, pss, row)
+                row += sum(len(p) for p in pss)
+            report.documents_added += len(pending)
+            report.passages_added += len(texts)
+            emit("batch", {"documents": len(pending), "passages": len(texts)})
+            pending = []
+            pending_passages = 0
+
+        for f, sha, size, mtime, resume in todo:
+            # recorded as incomplete first, so a kill mid-file is resumed next time
+            meta.upsert_file(str(f), sha, size, mtime, complete=False)
+            result = load_file(f, mapping=options.mapping, max_file_bytes=options.max_file_bytes)
+            report.skipped.extend(result.skipped)
+            report.notes.extend(result.notes)
+            done_ids = meta.doc_ids_of_file(str(f)) if resume else set()
+            clash = meta.existing_doc_files(d.doc_id for d in result.documents)
+            for doc in result.documents:
+                if doc.doc_id in done_ids:
+                    continue
+                other = clash.get(doc.doc_id)
+                if other is not None and other != str(f):
+                    report.skipped.append(
+                        Skipped(str(f), f"document id '{doc.doc_id}' already indexed from {other}")
+                    )
+                    continue
+                passages = chunk_document(
+                    doc.doc_id,
+                    doc.text,
+                    max_words=options.max_words,
+                    overlap_words=options.overlap_words,
+                    pages=result.pages.get(doc.doc_id),
+                )
+                if not passages:
+                    report.skipped.append(Skipped(doc.path or str(f), "no text to index"))
+                    continue
+                pending.append((str(f), doc, passages))
+                pending_passages += len(passages)
+                if pending_passages >= options.batch_passages:
+                    flush()
+            flush()  # a file is complete only once all its documents are committed
+            meta.upsert_file(str(f), sha, size, mtime, complete=True)
+            report.files_indexed += 1
+            emit("file", {"path": str(f), "bytes": size})
+
+        emit("finalize", {})
+        _finalize(folder, meta, embedder, options, report)
+        meta.record_skipped((s.path, s.reason) for s in report.skipped)
+        meta.set_info("state", "clean")
+        # a finished index is one self-contained file (readable from read-only media)
+        with contextlib.suppress(sqlite3.OperationalError):  # a reader has it open: stay WAL
+            meta.db.execute("PRAGMA journal_mode=DELETE")
+        report.documents, report.passages = meta.counts()
+    finally:
+        meta.close()
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _finalize(
+    folder: Path, meta: MetaStore, embedder: Embedder, options: BuildOptions, report: BuildReport
+) -> None:
+    from assistant.index.lexical import BM25Index
+    from assistant.index.vectors import build_index as build_faiss
+    from assistant.index.vectors import choose_spec, save_index
+
+    pids, vec_rows, _doc_rows = meta.live_rows()
+    spec = choose_spec(
+        len(pids),
+        flat_threshold=options.flat_threshold,
+        hnsw_m=options.hnsw_m,
+        ef_search=options.ef_search,
+    )
+    vectors = meta.vectors_memmap()
+    # rows are appended in passage-id order, so this is usually a plain slice
+    if len(vec_rows) and np.array_equal(
+        vec_rows, np.arange(vec_rows[0], vec_rows[0] + len(vec_rows))
+    ):
+        source = vectors[int(vec_rows[0]) : int(vec_rows[0]) + len(vec_rows)]
+    else:
+        source = _RowView(vectors, vec_rows)  # type: ignore[assignment]
+    index = build_faiss(meta.dim, spec, source, pids)
+    save_index(index, folder / "faiss.index")
+    del index
+
+    texts: list[str] = []
+    ids: list[int] = []
+    for batch_ids, batch_texts in meta.iter_passage_texts():
+        ids.extend(batch_ids)
+        texts.extend(batch_texts)
+    BM25Index.build(texts, np.asarray(ids, dtype=np.int64)).save(folder / "bm25")
+    del texts
+
+    compacted = _maybe_compact(meta, vectors)
+    if compacted:
+        report.notes.append(f"compacted vector file (dropped {compacted} stale rows)")
+    n_docs, n_pass = meta.counts()
+    manifest = {
+        "name": folder.name,
+        "format_version": 1,
+        "built": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "embedder": {"name": embedder.name, "dim": embedder.dim, "normalized": True},
+        "chunking": _chunking(options),
+        "faiss": spec.to_dict(),
+        "bm25": {"library": "bm25s", "stemmer": "english", "stopwords": "en"},
+        "counts": {"documents": n_docs, "passages": n_pass},
+        "files": {
+            p: {"sha256": r["sha256"], "size": r["size"], "documents": r["n_docs"]}
+            for p, r in meta.file_rows().items()
+        },
+    }
+    tmp = folder / "manifest.json.tmp"
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(folder / "manifest.json")
+
+
+class _RowView:
+    """Lazy ``vectors[rows[i:j]]`` for FAISS batch adds after deletions."""
+
+    def __init__(self, vectors: np.ndarray, rows: np.ndarray) -> None:
+        self.vectors = vectors
+        self.rows = rows
+
+    def __getitem__(self, s: slice) -> np.ndarray:
+        return np.asarray(self.vectors[self.rows[s]])
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def _maybe_compact(meta: MetaStore, vectors: np.ndarray) -> int:
+    """Rewrite vectors.f32 without stale rows once they are over half of the file."""
+    _pids, vec_rows, _ = meta.live_rows()
+    total = meta.vector_rows()
+    stale = total - len(vec_rows)
+    if stale <= 0 or stale < total // 2:
+        return 0
+    tmp = meta.vec_path.with_suffix(".compact")
+    order = np.argsort(vec_rows)
+    with open(tmp, "wb") as fh:
+        for i in range(0, len(order), 50_000):
+            fh.write(np.ascontiguousarray(vectors[vec_rows[order[i : i + 50_000]]]).tobytes())
+        fh.flush()
+        os.fsync(fh.fileno())
+    new_rows = np.empty_like(vec_rows)
+    new_rows[order] = np.arange(len(vec_rows))
+    pids, _, _ = meta.live_rows()
+    with meta.db:
+        # two steps so the UNIQUE(vec_row) constraint never sees a clash
+        meta.db.executemany(
+            "UPDATE passages SET vec_row=? WHERE passage_id=?",
+            [(-1 - int(r), int(p)) for p, r in zip(pids, new_rows, strict=True)],
+        )
+        meta.db.execute("UPDATE passages SET vec_row = -1 - vec_row")
+        tmp.replace(meta.vec_path)
+    return int(stale)

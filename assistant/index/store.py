@@ -1,0 +1,207 @@
+"""A built index, opened for search: FAISS + BM25 + metadata.
+
+This is what retrieval talks to. Everything is by passage id; documents are
+grouped through ``doc_rows`` (an int array, passage id -> document row) so late
+fusion is pure numpy.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from assistant.errors import IndexCorruptError, IndexMismatchError, IndexNotFoundError, InputError
+from assistant.index.meta import MetaStore
+from assistant.models import Document, Passage
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def check_name(name: str) -> str:
+    if not _NAME.match(name or ""):
+        raise InputError(
+            f"invalid index name {name!r}",
+            hint="use letters, digits, '.', '_' or '-' (up to 64), starting with a letter or digit",
+        )
+    return name
+
+
+def index_path(index_dir: Path, name: str) -> Path:
+    return Path(index_dir) / check_name(name)
+
+
+def list_indexes(index_dir: Path) -> list[str]:
+    if not Path(index_dir).is_dir():
+        return []
+    return sorted(
+        p.name for p in Path(index_dir).iterdir() if p.is_dir() and (p / "meta.sqlite").exists()
+    )
+
+
+def remove_index(index_dir: Path, name: str) -> None:
+    path = index_path(index_dir, name)
+    if not (path / "meta.sqlite").exists():
+        raise IndexNotFoundError(f"no index named '{name}' in {index_dir}")
+    shutil.rmtree(path)
+
+
+class Index:
+    """A built index. Thread-safe for concurrent searches."""
+
+    def __init__(
+        self, folder: Path, meta: MetaStore, faiss_index: Any, bm25: Any, manifest: dict[str, Any]
+    ) -> None:
+        self.folder = folder
+        self.name = folder.name
+        self.meta = meta
+        self.faiss = faiss_index
+        self.bm25 = bm25
+        self.manifest = manifest
+        pids, _vec_rows, doc_rows = meta.live_rows()
+        size = int(pids.max()) + 1 if len(pids) else 0
+        # passage id -> document row (-1 for ids that no longer exist)
+        self.doc_rows = np.full(size, -1, dtype=np.int64)
+        self.doc_rows[pids] = doc_rows
+        self._vec_rows = np.full(size, -1, dtype=np.int64)
+        self._vec_rows[pids] = _vec_rows
+        self._vectors = meta.vectors_memmap()
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ open
+    @classmethod
+    def open(cls, index_dir: Path, name: str, *, embedder_name: str | None = None) -> Index:
+        folder = index_path(index_dir, name)
+        if not (folder / "meta.sqlite").exists():
+            have = list_indexes(index_dir)
+            raise IndexNotFoundError(
+                f"no index named '{name}' in {index_dir}",
+                hint=(f"available: {', '.join(have)}; " if have else "")
+                + f"build it with `sphere index build {name} PATH…`",
+            )
+        meta = MetaStore(folder, readonly=True)
+        state = meta.get_info("state")
+        if state != "clean":
+            meta.close()
+            raise IndexCorruptError(
+                f"index '{name}' is incomplete (a build did not finish)",
+                hint=f"run `sphere index build {name} PATH…` again to resume it",
+            )
+        built_with = meta.get_info("embedder") or ""
+        if embedder_name is not None and built_with != embedder_name:
+            meta.close()
+            raise IndexMismatchError(
+                f"index '{name}' was built with embedder '{built_with}', "
+                f"but the configured embedder is '{embedder_name}'",
+                hint="set embedder.model back, or rebuild with `sphere index build --rebuild`",
+            )
+        try:
+            manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+            from assistant.index.lexical import BM25Index
+            from assistant.index.vectors import load_index
+
+            faiss_index = load_index(folder / "faiss.index", manifest.get("faiss"))
+            bm25 = BM25Index.load(folder / "bm25")
+        except (OSError, ValueError, RuntimeError, KeyError) as exc:
+            meta.close()
+            raise IndexCorruptError(
+                f"index '{name}' is damaged ({type(exc).__name__}: {str(exc)[:120]})",
+                hint=f"rebuild it: `sphere index build {name} PATH… --rebuild`",
+            ) from None
+        _n_docs, n_pass = meta.counts()
+        if faiss_index.ntotal != n_pass or len(bm25.ids) != n_pass:
+            meta.close()
+            raise IndexCorruptError(
+                f"index '{name}' is inconsistent: {n_pass} passages in the metadata, "
+                f"{faiss_index.ntotal} in FAISS, {len(bm25.ids)} in BM25",
+                hint=f"rebuild it: `sphere index build {name} PATH… --rebuild`",
+            )
+        return cls(folder, meta, faiss_index, bm25, manifest)
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def dim(self) -> int:
+        return self.meta.dim
+
+    @property
+    def embedder_name(self) -> str:
+        return self.meta.get_info("embedder") or ""
+
+    @property
+    def n_passages(self) -> int:
+        return int(self.faiss.ntotal)
+
+    @property
+    def n_documents(self) -> int:
+        return self.meta.counts()[0]
+
+    # ------------------------------------------------------------------ search
+    def search_dense(self, qvecs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Inner-product search: (scores, passage_ids), each (m, k); id -1 pads."""
+        q = np.ascontiguousarray(np.atleast_2d(qvecs), dtype=np.float32)
+        k = max(1, min(k, max(self.n_passages, 1)))
+        if self.n_passages == 0:
+            return np.zeros((len(q), k), np.float32), np.full((len(q), k), -1, np.int64)
+        scores, ids = self.faiss.search(q, k)
+        return scores, ids
+
+    def search_bm25(self, queries: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
+        with self._lock:  # bm25s keeps per-call state on the retriever
+            return self.bm25.search(queries, k)  # type: ignore[no-any-return]
+
+    def vectors(self, passage_ids: np.ndarray) -> np.ndarray:
+        """Stored unit vectors of the given passages, (n, dim) float32."""
+        pids = np.asarray(passage_ids, dtype=np.int64)
+        rows = self._vec_rows[pids]
+        if (rows < 0).any():
+            raise KeyError("unknown passage id")
+        return np.asarray(self._vectors[rows], dtype=np.float32)
+
+    def doc_index(self, passage_ids: np.ndarray) -> np.ndarray:
+        """Document row of each passage id (for grouping passages into documents)."""
+        return self.doc_rows[np.asarray(passage_ids, dtype=np.int64)]
+
+    # ------------------------------------------------------------------ records
+    def passages(self, passage_ids: Sequence[int]) -> dict[int, Passage]:
+        return {pid: p for pid, (p, _row) in self.meta.passages(passage_ids).items()}
+
+    def passage_text(self, passage_id: int) -> str:
+        p = self.meta.passages([passage_id]).get(int(passage_id))
+        return p[0].text if p else ""
+
+    def documents_by_row(
+        self, rows: Sequence[int], *, with_text: bool = False
+    ) -> dict[int, Document]:
+        return self.meta.documents_by_row(rows, with_text=with_text)
+
+    def document(self, doc_id: str) -> Document | None:
+        return self.meta.document(doc_id)
+
+    def passages_of(self, doc_id: str) -> list[Passage]:
+        return self.meta.passages_of_doc(doc_id)
+
+    def info(self) -> dict[str, Any]:
+        n_docs, n_pass = self.meta.counts()
+        return {
+            "name": self.name,
+            "path": str(self.folder),
+            "documents": n_docs,
+            "passages": n_pass,
+            "embedder": self.embedder_name,
+            "dim": self.dim,
+            "chunking": self.manifest.get("chunking", {}),
+            "faiss": self.manifest.get("faiss", {}),
+            "files": len(self.manifest.get("files", {})),
+            "skipped": len(self.meta.skipped()),
+            "built": self.manifest.get("built", ""),
+            "size_bytes": sum(p.stat().st_size for p in self.folder.rglob("*") if p.is_file()),
+        }
+
+    def close(self) -> None:
+        self.meta.close()
