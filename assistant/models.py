@@ -41,6 +41,9 @@ class Document:
     language: str = ""
     n_words: int = 0
     meta: dict[str, Any] = field(default_factory=dict)
+    # computed at indexing time (assistant.ingest.attributes): language, structure,
+    # reading_grade, audience, domain, …
+    attrs: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

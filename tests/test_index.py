@@ -260,3 +260,38 @@ def test_field_mapping_from_cli_args_is_used(tmp_path: Path, embedder) -> None: 
         assert doc is not None and (doc.title, doc.source) == ("Alpha", "Site A")
     finally:
         index.close()
+
+
+def test_attributes_are_stored_and_old_indexes_upgrade(built, embedder) -> None:  # type: ignore[no-untyped-def]
+    tmp, src, _ = built
+    (src / "es.txt").write_text(
+        "La energía nuclear produce electricidad sin emitir dióxido de carbono a la atmósfera.",
+        encoding="utf-8",
+    )
+    build_index(tmp / "idx", "t", [src], embedder, BuildOptions(max_words=20))
+    index = Index.open(tmp / "idx", "t")
+    try:
+        doc = index.document(str((src / "es.txt").resolve()))
+        assert doc is not None and doc.language == "es" and doc.attrs["structure"] == "prose"
+        assert doc.attrs["n_words"] == 13 and doc.attrs["audience"] in {
+            "general",
+            "informed",
+            "expert",
+        }
+    finally:
+        index.close()
+    # simulate an index written before attributes existed (schema 1)
+    db = sqlite3.connect(tmp / "idx/t/meta.sqlite")
+    db.execute("UPDATE documents SET attrs = NULL")
+    db.execute("UPDATE info SET value='1' WHERE key='schema_version'")
+    db.commit()
+    db.close()
+    with pytest.raises(IndexMismatchError, match="older Sphere"):
+        Index.open(tmp / "idx", "t")
+    report = build_index(tmp / "idx", "t", [src], embedder, BuildOptions(max_words=20))
+    assert report.documents_added == 0 and any("attributes for 6" in n for n in report.notes)
+    index = Index.open(tmp / "idx", "t")
+    try:
+        assert all(d.attrs for d in index.documents_by_row(list(range(1, 7))).values())
+    finally:
+        index.close()

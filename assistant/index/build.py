@@ -31,6 +31,7 @@ from assistant.embed import Embedder
 from assistant.errors import IndexMismatchError, IngestError, InputError
 from assistant.index.meta import MetaStore
 from assistant.index.store import index_path
+from assistant.ingest.attributes import document_attributes
 from assistant.ingest.chunk import chunk_document
 from assistant.ingest.loaders import FieldMapping, Skipped, load_file, walk_paths
 from assistant.models import Document, Passage
@@ -285,6 +286,8 @@ def _build(
                         Skipped(str(f), f"document id '{doc.doc_id}' already indexed from {other}")
                     )
                     continue
+                doc.attrs = document_attributes(doc.text, doc.meta)
+                doc.language = doc.attrs.get("language", "")
                 passages = chunk_document(
                     doc.doc_id,
                     doc.text,
@@ -304,6 +307,9 @@ def _build(
             report.files_indexed += 1
             emit("file", {"path": str(f), "bytes": size})
 
+        backfilled = _backfill_attributes(meta)
+        if backfilled:
+            report.notes.append(f"computed document attributes for {backfilled} older documents")
         emit("finalize", {})
         _finalize(folder, meta, embedder, options, report)
         meta.record_skipped((s.path, s.reason) for s in report.skipped)
@@ -316,6 +322,15 @@ def _build(
         meta.close()
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _backfill_attributes(meta: MetaStore) -> int:
+    """Attributes for documents indexed before they existed (no re-embedding)."""
+    done = 0
+    while batch := meta.documents_missing_attrs():
+        meta.set_attrs([(row, document_attributes(text, m)) for row, text, m in batch])
+        done += len(batch)
+    return done
 
 
 def _finalize(

@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from assistant.errors import IndexCorruptError
+from assistant.errors import IndexCorruptError, IndexMismatchError
 from assistant.models import Document, Passage
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS files (
 CREATE TABLE IF NOT EXISTS documents (
     row INTEGER PRIMARY KEY, doc_id TEXT NOT NULL UNIQUE, file TEXT NOT NULL,
     title TEXT, source TEXT, path TEXT, format TEXT, language TEXT, n_words INTEGER,
-    meta TEXT, text TEXT NOT NULL
+    meta TEXT, text TEXT NOT NULL, attrs TEXT
 );
 CREATE INDEX IF NOT EXISTS documents_file ON documents(file);
 CREATE TABLE IF NOT EXISTS passages (
@@ -79,12 +79,32 @@ class MetaStore:
             ) from None
         if version is None and not readonly:
             self.set_info("schema_version", str(SCHEMA_VERSION))
+        elif version is not None and int(version) < SCHEMA_VERSION:
+            if readonly:
+                self.db.close()
+                raise IndexMismatchError(
+                    f"index '{folder.name}' was written by an older Sphere (schema {version})",
+                    hint=f"run `sphere index build {folder.name} PATH…` again: it upgrades the "
+                    "index in place without re-embedding",
+                )
+            self._migrate(int(version))
         elif version is not None and int(version) > SCHEMA_VERSION:
             raise IndexCorruptError(
                 f"index {folder.name} was written by a newer Sphere (schema {version})",
                 hint="upgrade Sphere, or rebuild the index",
             )
         self._dim = dim or (int(self.get_info("dim") or 0) or None)
+
+    def _migrate(self, version: int) -> None:
+        """Bring an index written by an older Sphere up to SCHEMA_VERSION."""
+        with self.db:
+            if version < 2:
+                cols = {r[1] for r in self.db.execute("PRAGMA table_info(documents)")}
+                if "attrs" not in cols:
+                    self.db.execute("ALTER TABLE documents ADD COLUMN attrs TEXT")
+            self.db.execute(
+                "INSERT OR REPLACE INTO info VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+            )
 
     # ------------------------------------------------------------------ info
     def get_info(self, key: str) -> str | None:
@@ -197,7 +217,7 @@ class MetaStore:
             for doc, doc_passages in zip(docs, passages, strict=True):
                 cur = self.db.execute(
                     "INSERT INTO documents (doc_id, file, title, source, path, format, language,"
-                    " n_words, meta, text) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    " n_words, meta, text, attrs) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         doc.doc_id,
                         file,
@@ -209,6 +229,7 @@ class MetaStore:
                         doc.n_words,
                         json.dumps(doc.meta, ensure_ascii=False),
                         doc.text,
+                        json.dumps(doc.attrs, ensure_ascii=False),
                     ),
                 )
                 doc_row = cur.lastrowid
@@ -298,7 +319,7 @@ class MetaStore:
             for r in self.db.execute(q, (doc_id,))
         ]
 
-    _DOC_COLS = "row, doc_id, title, source, path, format, language, n_words, meta"
+    _DOC_COLS = "row, doc_id, title, source, path, format, language, n_words, meta, attrs"
 
     def _doc(self, r: Sequence[Any], text: str = "") -> Document:
         return Document(
@@ -311,6 +332,28 @@ class MetaStore:
             language=r[6] or "",
             n_words=r[7] or 0,
             meta=json.loads(r[8]) if r[8] else {},
+            attrs=json.loads(r[9]) if r[9] else {},
+        )
+
+    def documents_missing_attrs(self, batch: int = 2000) -> list[tuple[int, str, dict[str, Any]]]:
+        rows = self.db.execute(
+            "SELECT row, text, meta FROM documents WHERE attrs IS NULL LIMIT ?", (batch,)
+        ).fetchall()
+        return [(int(r[0]), r[1], json.loads(r[2]) if r[2] else {}) for r in rows]
+
+    def set_attrs(self, items: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        with self.db:
+            self.db.executemany(
+                "UPDATE documents SET attrs=?, language=? WHERE row=?",
+                [(json.dumps(a, ensure_ascii=False), a.get("language", ""), r) for r, a in items],
+            )
+
+    def all_attrs(self) -> tuple[np.ndarray, list[dict[str, Any]]]:
+        """(document rows, attrs) of every document, for constraint filters."""
+        rows = self.db.execute("SELECT row, attrs FROM documents ORDER BY row").fetchall()
+        return (
+            np.array([r[0] for r in rows], dtype=np.int64),
+            [json.loads(r[1]) if r[1] else {} for r in rows],
         )
 
     def documents_by_row(
@@ -323,14 +366,14 @@ class MetaStore:
             part = ids[i : i + 500]
             q = f"SELECT {cols} FROM documents WHERE row IN ({','.join('?' * len(part))})"
             for r in self.db.execute(q, part):
-                out[int(r[0])] = self._doc(r, r[9] if with_text else "")
+                out[int(r[0])] = self._doc(r, r[10] if with_text else "")
         return out
 
     def document(self, doc_id: str) -> Document | None:
         r = self.db.execute(
             f"SELECT {self._DOC_COLS}, text FROM documents WHERE doc_id=?", (doc_id,)
         ).fetchone()
-        return None if r is None else self._doc(r, r[9])
+        return None if r is None else self._doc(r, r[10])
 
     def skipped(self) -> list[tuple[str, str]]:
         return [(r[0], r[1]) for r in self.db.execute("SELECT path, reason FROM skipped")]

@@ -1,0 +1,147 @@
+"""``sphere bench index``: indexing throughput against the raw encoder.
+
+The reference is ``SentenceTransformer.encode`` alone on exactly the passage
+texts the index build embeds, in the same process, with the same batch size.
+Runs alternate (encode, build, encode, build, …) so drift in machine load hits
+both; the ratio of medians is reported. Target (DESIGN §7): ≥ 0.9.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from assistant.commands.context import Context, pass_ctx
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far, in MB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_index_bench(
+    settings: Any,
+    paths: list[Path],
+    *,
+    text_field: str | None = None,
+    id_field: str | None = None,
+    rounds: int = 2,
+) -> dict[str, Any]:
+    from assistant.embed import load_embedder
+    from assistant.index.build import BuildOptions, build_index
+    from assistant.ingest.chunk import chunk_document
+    from assistant.ingest.loaders import FieldMapping, load_file, walk_paths
+
+    embedder = load_embedder(
+        settings.embedder.model,
+        device=settings.embedder.device,
+        batch_size=settings.embedder.batch_size,
+        max_seq_length=settings.embedder.max_seq_length,
+    )
+    mapping = FieldMapping(id_field=id_field, text_field=text_field)
+    files, _ = walk_paths(paths)
+    texts: list[str] = []
+    n_docs = 0
+    for f in files:
+        res = load_file(f, mapping=mapping)
+        for doc in res.documents:
+            n_docs += 1
+            texts.extend(
+                p.text
+                for p in chunk_document(
+                    doc.doc_id,
+                    doc.text,
+                    max_words=settings.chunking.max_words,
+                    overlap_words=settings.chunking.overlap_words,
+                    pages=res.pages.get(doc.doc_id),
+                )
+            )
+    if not texts:
+        raise click.UsageError("no documents to index in the given paths")
+    model = embedder.model
+    # warm-up: first call pays for lazy initialisation
+    model.encode(texts[:64], batch_size=settings.embedder.batch_size, show_progress_bar=False)
+    encode_s: list[float] = []
+    build_s: list[float] = []
+    options = BuildOptions(
+        max_words=settings.chunking.max_words,
+        overlap_words=settings.chunking.overlap_words,
+        mapping=mapping,
+        rebuild=True,
+    )
+    with tempfile.TemporaryDirectory(prefix="sphere-bench-") as tmp:
+        for _ in range(rounds):
+            t = time.perf_counter()
+            model.encode(
+                texts,
+                batch_size=settings.embedder.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+            encode_s.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            report = build_index(Path(tmp), "bench", paths, embedder, options)
+            build_s.append(time.perf_counter() - t)
+    enc = statistics.median(encode_s)
+    bld = statistics.median(build_s)
+    return {
+        "documents": n_docs,
+        "passages": len(texts),
+        "encoder_seconds": enc,
+        "build_seconds": bld,
+        "encoder_passages_per_s": len(texts) / enc,
+        "index_passages_per_s": len(texts) / bld,
+        "index_docs_per_s": n_docs / bld,
+        "ratio": enc / bld,
+        "rounds": rounds,
+        "runs": {"encode": encode_s, "build": build_s},
+        "indexed_documents": report.documents,
+        "peak_rss_mb": peak_rss_mb(),
+    }
+
+
+@click.command("index")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@click.option("--text-field", help="record field holding the text")
+@click.option("--id-field", help="record field holding the id")
+@click.option("--rounds", default=2, show_default=True, type=click.IntRange(1, 20))
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def index_bench_command(
+    ctx: Context,
+    paths: tuple[str, ...],
+    text_field: str | None,
+    id_field: str | None,
+    rounds: int,
+    as_json: bool,
+) -> None:
+    """Indexing throughput / raw encoder throughput on the same texts (target ≥ 0.9).
+
+    PATHS default to the bundled demo corpus.
+    """
+    from assistant.demo import demo_corpus_path
+
+    targets = [Path(p) for p in paths] or [demo_corpus_path()]
+    result = run_index_bench(
+        ctx.settings, targets, text_field=text_field, id_field=id_field, rounds=rounds
+    )
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(
+        f"{result['documents']} documents, {result['passages']} passages\n"
+        f"raw encoder : {result['encoder_passages_per_s']:.1f} passages/s "
+        f"(median of {rounds}: {result['encoder_seconds']:.2f} s)\n"
+        f"index build : {result['index_passages_per_s']:.1f} passages/s, "
+        f"{result['index_docs_per_s']:.1f} docs/s ({result['build_seconds']:.2f} s)\n"
+        f"ratio       : {result['ratio']:.3f} (target ≥ 0.9)\n"
+        f"peak RSS    : {result['peak_rss_mb']:.0f} MB"
+    )
