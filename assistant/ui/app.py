@@ -1,0 +1,710 @@
+"""``SphereApp``: the conversational research desk, and ``make_app``, its one factory.
+
+The CLI (``sphere`` with no command) and the tests build the app with
+:func:`make_app`. Slow work (loading the index and models, answering) runs in
+``@work(thread=True)`` workers that post typed messages (``messages.py``); the
+session log is only touched on the app's own thread.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static
+
+from assistant.config import Settings
+from assistant.errors import CancelledError, SphereError
+from assistant.models import Progress, QueryPlan, Reference, TurnResult
+from assistant.ui.components.answer_view import CitationMarker
+from assistant.ui.components.chat_input import ChatInput
+from assistant.ui.components.evidence_pane import EvidencePane
+from assistant.ui.components.sessions_sidebar import SessionRow, SessionsSidebar
+from assistant.ui.components.turn_view import TurnView, error_text
+from assistant.ui.format import export_filename, format_when, session_title
+from assistant.ui.messages import (
+    CitationFocused,
+    CitationSelected,
+    EditPlanRequested,
+    PassageLoaded,
+    PipelineFailed,
+    PipelineReady,
+    SessionChosen,
+    SessionSearchChanged,
+    TurnCancelled,
+    TurnFailed,
+    TurnFinished,
+    TurnProgress,
+)
+from assistant.ui.protocols import Exporter, PipelineFactory, ResearchPipeline, SessionLog
+from assistant.ui.screens.help_screen import HelpScreen
+from assistant.ui.screens.index_picker import IndexPickerScreen
+from assistant.ui.screens.plan_editor import PlanEditorScreen
+from assistant.ui.screens.problem_screen import ProblemScreen
+from assistant.ui.screens.prompts import ConfirmPrompt, TextPrompt
+from assistant.ui.wiring import (
+    default_exporter,
+    default_pipeline_factory,
+    open_store,
+    scan_index_names,
+)
+
+HERE = Path(__file__).parent
+CSS_FILES = [
+    HERE / "app.tcss",
+    *sorted((HERE / "components").glob("*.tcss")),
+    *sorted((HERE / "screens").glob("*.tcss")),
+]
+
+WELCOME = (
+    "Ask a question below. Sphere looks for both sides in the index “{index}”, "
+    "writes two opposing claims with the perspectives behind each, and cites "
+    "every document: select a [n] marker to see the passage and whether it holds up."
+)
+EXAMPLE = "Try: Should vaccination be compulsory for school children?"
+PROBLEM_HIDDEN = {"new_session", "toggle_sidebar", "export", "edit_plan"}
+
+
+class SphereApp(App[None]):
+    TITLE = "Sphere"
+    CSS_PATH = CSS_FILES  # type: ignore[assignment]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012  (App declares it)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel_turn", "Cancel", key_display="esc"),
+        Binding("escape", "close_panel", "Close", key_display="esc"),
+        Binding("ctrl+n", "new_session", "New"),
+        Binding("ctrl+b", "toggle_sidebar", "Sessions"),
+        Binding("f2", "pick_index", "Index"),
+        Binding("ctrl+r", "edit_plan", "Edit plan", show=False),
+        # priority: Input uses ctrl+e for "end of line" (End still does that)
+        Binding("ctrl+e", "export", "Export", priority=True),
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
+    ]
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        index_name: str,
+        pipeline_factory: PipelineFactory,
+        store: SessionLog | None,
+        store_problem: str = "",
+        exporter: Exporter,
+        clock: Callable[[], float],
+        export_dir: Path,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.index_name = index_name
+        self.pipeline_factory = pipeline_factory
+        self.store = store
+        self.store_problem = store_problem
+        self.exporter = exporter
+        self.clock = clock
+        self.export_dir = export_dir
+        self.session_id: int | None = None
+        self._pipeline: ResearchPipeline | None = None
+        self._pipeline_name = ""
+        self._pipeline_lock = threading.Lock()
+        self._turn_keys = itertools.count(1)
+        self._turns: dict[int, TurnView] = {}
+        self._active_turn: int | None = None
+        self._cancel = threading.Event()
+        self._loading = False
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="◐")
+        with Horizontal(id="body"):
+            yield SessionsSidebar(id="sidebar")
+            with Vertical(id="main"):
+                with Container(id="workspace"):
+                    with VerticalScroll(id="conversation", can_focus=False):
+                        yield Static(self._welcome(), id="welcome")
+                    yield EvidencePane(id="evidence")
+                yield ChatInput(
+                    placeholder="Ask a question…  (Enter to ask, ↑ for history)", id="ask"
+                )
+        yield Footer(compact=True)
+
+    def _welcome(self) -> Content:
+        return Content.assemble(
+            ("Balanced research over your own documents\n\n", "bold $accent"),
+            WELCOME.format(index=self.index_name),
+            ("\n\n" + EXAMPLE, "italic"),
+            ("\n\nF1 help · Ctrl+B sessions · F2 index · Ctrl+P commands", "$text-muted"),
+        )
+
+    def on_mount(self) -> None:
+        theme = self.settings.ui.theme
+        if theme in self.available_themes:
+            self.theme = theme
+        else:
+            self.notify(
+                f"Unknown theme {theme!r} in ui.theme; using {self.theme}.", severity="warning"
+            )
+        if self.store_problem:
+            self.notify(
+                f"{self.store_problem}\nAnswers will not be saved.",
+                title="Session log unavailable",
+                severity="warning",
+                timeout=10,
+            )
+        self._update_subtitle()
+        self.query_one(ChatInput).focus()
+        self._load_index(self.index_name)
+
+    def _update_subtitle(self) -> None:
+        title = "new session"
+        if self.store is not None and self.session_id is not None:
+            try:
+                title = self.store.get_session(self.session_id).title or "untitled"
+            except Exception:
+                title = f"session {self.session_id}"
+        state = " (loading…)" if self._loading else ""
+        self.sub_title = f"{self.index_name}{state} · {title}"
+
+    # ------------------------------------------------------------------ pipeline
+
+    def _ensure_pipeline(self, name: str) -> ResearchPipeline:
+        """Load (once) the pipeline for ``name``; called from worker threads."""
+        with self._pipeline_lock:
+            if self._pipeline is None or self._pipeline_name != name:
+                self._pipeline = None
+                self._pipeline = self.pipeline_factory(self.settings, name)
+                self._pipeline_name = name
+            return self._pipeline
+
+    def _load_index(self, name: str) -> None:
+        self.index_name = name
+        self._loading = True
+        self._update_subtitle()
+        self.query_one("#welcome", Static).update(self._welcome())
+        self._load_pipeline(name)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load")
+    def _load_pipeline(self, name: str) -> None:
+        try:
+            pipeline = self._ensure_pipeline(name)
+        except Exception as exc:
+            self.post_message(PipelineFailed(name, exc))
+        else:
+            self.post_message(PipelineReady(name, pipeline))
+
+    def on_pipeline_ready(self, message: PipelineReady) -> None:
+        if message.index_name != self.index_name:
+            return
+        self._loading = False
+        self._update_subtitle()
+
+    def on_pipeline_failed(self, message: PipelineFailed) -> None:
+        if message.index_name != self.index_name:
+            return
+        self._loading = False
+        self._update_subtitle()
+        if isinstance(self.screen, ProblemScreen):
+            self.screen.dismiss(None)
+
+        def retry(name: str | None) -> None:
+            if name:
+                self._load_index(name)
+
+        self.push_screen(ProblemScreen(message.error, message.index_name, self.settings), retry)
+
+    # ------------------------------------------------------------------ asking
+
+    @on(Input.Submitted, "#ask")
+    def _on_ask(self, event: Input.Submitted) -> None:
+        question = event.value.strip()
+        if not question:
+            return
+        if self.ask(question):
+            box = self.query_one(ChatInput)
+            box.remember(question)
+            box.value = ""
+
+    def ask(self, question: str, plan: QueryPlan | None = None) -> bool:
+        """Start a turn; ``False`` if one is already running."""
+        if self._active_turn is not None:
+            self.notify("A question is still running. Esc cancels it.", severity="warning")
+            return False
+        key = next(self._turn_keys)
+        turn = TurnView(key, question, plan=plan, clock=self.clock)
+        self._turns[key] = turn
+        self.query_one("#welcome").display = False
+        conversation = self.query_one("#conversation", VerticalScroll)
+        conversation.mount(turn)
+        conversation.scroll_end(animate=False)
+        self._active_turn = key
+        self._cancel = threading.Event()
+        self.query_one(ChatInput).add_class("-busy")
+        self.refresh_bindings()
+        self._run_turn(key, question, plan, self._cancel, self.index_name)
+        return True
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="ask")
+    def _run_turn(
+        self,
+        key: int,
+        question: str,
+        plan: QueryPlan | None,
+        cancel: threading.Event,
+        index_name: str,
+    ) -> None:
+        try:
+            pipeline = self._ensure_pipeline(index_name)
+            result = pipeline.run(
+                question,
+                plan=plan,
+                progress=lambda p: self._report(key, p),
+                cancel=cancel,
+            )
+        except CancelledError:
+            self.post_message(TurnCancelled(key))
+        except Exception as exc:  # shown in the turn, never as a traceback
+            self.post_message(TurnFailed(key, exc))
+        else:
+            self.post_message(TurnFinished(key, result))
+
+    def _report(self, key: int, progress: Progress) -> None:
+        self.post_message(TurnProgress(key, progress))
+
+    def on_turn_progress(self, message: TurnProgress) -> None:
+        turn = self._turns.get(message.turn_key)
+        if turn is not None and turn.running:
+            turn.update_progress(message.progress)
+
+    def _turn_over(self, key: int) -> TurnView | None:
+        if self._active_turn == key:
+            self._active_turn = None
+            self.query_one(ChatInput).remove_class("-busy")
+            self.refresh_bindings()
+        return self._turns.get(key)
+
+    def on_turn_finished(self, message: TurnFinished) -> None:
+        turn = self._turn_over(message.turn_key)
+        if turn is None:
+            return
+        turn.show_result(message.result)
+        self._commit(message.result)
+        self.call_after_refresh(
+            self.query_one("#conversation", VerticalScroll).scroll_to_widget, turn, top=True
+        )
+
+    def on_turn_failed(self, message: TurnFailed) -> None:
+        turn = self._turn_over(message.turn_key)
+        if turn is not None:
+            turn.show_error(message.error)
+        if not isinstance(message.error, SphereError):
+            self.log.error("turn failed", message.error)
+
+    def on_turn_cancelled(self, message: TurnCancelled) -> None:
+        turn = self._turn_over(message.turn_key)
+        if turn is not None:
+            turn.show_cancelled()
+
+    def _commit(self, result: TurnResult) -> None:
+        """Record a finished turn; the session is created with its first answer."""
+        if self.store is None:
+            return
+        try:
+            if self.session_id is None:
+                self.session_id = self.store.create_session(
+                    session_title(result.question),
+                    index=self.index_name,
+                    settings=self.settings.public_dict(),
+                    model=result.model or None,
+                    embedder=self.settings.embedder.model,
+                )
+            self.store.add_turn(self.session_id, result)
+        except Exception as exc:
+            self.notify(error_text(exc), title="Could not save this answer", severity="error")
+            return
+        self._update_subtitle()
+        self._refresh_sidebar()
+
+    # ------------------------------------------------------------------ evidence
+
+    def on_citation_selected(self, message: CitationSelected) -> None:
+        self._show_evidence(message.reference, message.number, message.turn_key)
+
+    def on_citation_focused(self, message: CitationFocused) -> None:
+        if self.query_one(EvidencePane).is_open:
+            self._show_evidence(message.reference, message.number, message.turn_key)
+
+    def _show_evidence(self, ref: Reference, number: int, turn_key: int) -> None:
+        turn = self._turns.get(turn_key)
+        passage = passage_from_hits(turn.result, ref) if turn and turn.result else None
+        if passage is None and self._pipeline is not None and ref.passage_id >= 0:
+            self._fetch_passage(ref, number, turn_key, self._pipeline)
+            return
+        self.query_one(EvidencePane).show(ref, number, turn_key, passage)
+        self.refresh_bindings()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="evidence")
+    def _fetch_passage(
+        self, ref: Reference, number: int, turn_key: int, pipeline: ResearchPipeline
+    ) -> None:
+        try:
+            text: str | None = pipeline.passage_text(ref.passage_id)
+        except Exception:
+            text = None
+        self.post_message(PassageLoaded(ref, number, turn_key, text))
+
+    def on_passage_loaded(self, message: PassageLoaded) -> None:
+        self.query_one(EvidencePane).show(
+            message.reference, message.number, message.turn_key, message.text
+        )
+        self.refresh_bindings()
+
+    # ------------------------------------------------------------------ plan
+
+    def on_edit_plan_requested(self, message: EditPlanRequested) -> None:
+        self._edit_plan(message.question, message.plan)
+
+    def _edit_plan(self, question: str, plan: QueryPlan) -> None:
+        def rerun(edited: QueryPlan | None) -> None:
+            if edited is not None:
+                self.ask(question, plan=edited)
+
+        self.push_screen(PlanEditorScreen(question, plan), rerun)
+
+    def action_edit_plan(self) -> None:
+        for turn in reversed(list(self._turns.values())):
+            if turn.result is not None and turn.is_attached:
+                self._edit_plan(turn.question, turn.result.plan)
+                return
+        self.notify("No answer yet: ask a question first.", severity="warning")
+
+    # ------------------------------------------------------------------ sessions
+
+    def _clear_conversation(self) -> None:
+        conversation = self.query_one("#conversation", VerticalScroll)
+        for turn in list(self._turns.values()):
+            if turn.is_attached:
+                turn.remove()
+        self._turns.clear()
+        self.query_one(EvidencePane).close()
+        welcome = self.query_one("#welcome", Static)
+        welcome.display = True
+        conversation.scroll_home(animate=False)
+
+    def action_new_session(self) -> None:
+        if self._active_turn is not None:
+            self.notify("A question is still running. Esc cancels it.", severity="warning")
+            return
+        self._clear_conversation()
+        self.session_id = None
+        self._update_subtitle()
+        self._refresh_sidebar()
+        self.query_one(ChatInput).focus()
+
+    def open_session(self, session_id: int) -> None:
+        if self.store is None:
+            return
+        if self._active_turn is not None:
+            self.notify("A question is still running. Esc cancels it.", severity="warning")
+            return
+        try:
+            info = self.store.get_session(session_id)
+            stored = self.store.turns(session_id)
+        except Exception as exc:
+            self.notify(error_text(exc), title="Cannot open session", severity="error")
+            return
+        self._clear_conversation()
+        self.session_id = session_id
+        views = []
+        for item in stored:
+            key = next(self._turn_keys)
+            view = TurnView(key, item.result.question, result=item.result)
+            self._turns[key] = view
+            views.append(view)
+        if views:
+            self.query_one("#welcome").display = False
+            self.query_one("#conversation", VerticalScroll).mount_all(views)
+        self.query_one(ChatInput).set_history([t.result.question for t in stored])
+        if info.index and info.index != self.index_name:
+            self.notify(
+                f"This session used the index “{info.index}”; “{self.index_name}” is open. "
+                "Citations show the passages stored with the session.",
+                severity="information",
+            )
+        self._update_subtitle()
+        self._refresh_sidebar()
+        if self.size.width < 100:  # too narrow to read two columns beside the list
+            self._set_sidebar(False)
+        self.query_one(ChatInput).focus()
+
+    @work(exclusive=True, group="sidebar")
+    async def _refresh_sidebar(self, query: str | None = None) -> None:
+        sidebar = self.query_one(SessionsSidebar)
+        if not sidebar.has_class("-open"):
+            return
+        if query is None:
+            query = self.query_one("#session-search", Input).value
+        rows: list[SessionRow] = []
+        if self.store is not None:
+            try:
+                rows = session_rows(self.store, query.strip())
+            except Exception as exc:
+                self.notify(error_text(exc), title="Session search failed", severity="error")
+        await sidebar.populate(rows, current=self.session_id)
+
+    def _set_sidebar(self, open_: bool) -> None:
+        sidebar = self.query_one(SessionsSidebar)
+        sidebar.set_class(open_, "-open")
+        self.refresh_bindings()
+        if open_:
+            self._refresh_sidebar()
+            self.query_one("#session-list").focus()
+        else:
+            self.query_one(ChatInput).focus()
+
+    def action_toggle_sidebar(self) -> None:
+        self._set_sidebar(not self.query_one(SessionsSidebar).has_class("-open"))
+
+    def on_session_search_changed(self, message: SessionSearchChanged) -> None:
+        self._refresh_sidebar(message.query)
+
+    def on_session_chosen(self, message: SessionChosen) -> None:
+        if self.store is None:
+            return
+        sid = message.session_id
+        if message.action == "open":
+            self.open_session(sid)
+            return
+        try:
+            info = self.store.get_session(sid)
+        except Exception as exc:
+            self.notify(error_text(exc), severity="error")
+            return
+        if message.action == "rename":
+
+            def rename(title: str | None) -> None:
+                if title and self.store is not None:
+                    self.store.rename_session(sid, title)
+                    self._update_subtitle()
+                    self._refresh_sidebar()
+
+            self.push_screen(TextPrompt("Rename session", info.title), rename)
+        elif message.action == "delete":
+
+            def delete(yes: bool | None) -> None:
+                if yes and self.store is not None:
+                    self.store.delete_session(sid)
+                    if sid == self.session_id:
+                        self._clear_conversation()
+                        self.session_id = None
+                        self._update_subtitle()
+                    self._refresh_sidebar()
+                    self.notify(f"Deleted “{info.title}”.")
+
+            turns = f"{info.turns} answer" + ("" if info.turns == 1 else "s")
+            self.push_screen(
+                ConfirmPrompt(f"Delete the session “{info.title}” and its {turns}?"), delete
+            )
+
+    # ------------------------------------------------------------------ index, export, misc
+
+    def index_names(self) -> list[str]:
+        if self._pipeline is not None:
+            try:
+                return list(self._pipeline.index_names())
+            except Exception:
+                pass
+        return scan_index_names(self.settings)
+
+    def action_pick_index(self) -> None:
+        if self._active_turn is not None:
+            self.notify("A question is still running. Esc cancels it.", severity="warning")
+            return
+
+        def chosen(name: str | None) -> None:
+            if not name:
+                return
+            if isinstance(self.screen, ProblemScreen):
+                self.screen.dismiss(None)
+            elif name == self.index_name and self._pipeline is not None:
+                return
+            if self._turns:
+                self.action_new_session()
+            self._load_index(name)
+
+        self.push_screen(
+            IndexPickerScreen(self.index_names(), self.index_name, str(self.settings.index_dir)),
+            chosen,
+        )
+
+    def action_export(self) -> None:
+        if self.store is None or self.session_id is None:
+            self.notify("Nothing to export yet: ask a question first.", severity="warning")
+            return
+        try:
+            info = self.store.get_session(self.session_id)
+            markdown = self.exporter(info, self.store.turns(self.session_id))
+            path = self.export_dir / export_filename(self.session_id, info.title)
+            path.write_text(markdown, encoding="utf-8")
+        except Exception as exc:
+            self.notify(error_text(exc), title="Export failed", severity="error")
+            return
+        self.notify(str(path), title="Exported to Markdown", timeout=8)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_toggle_dark(self) -> None:
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    def action_cancel_turn(self) -> None:
+        if self._active_turn is not None:
+            self._cancel.set()
+            self.notify("Cancelling…", timeout=2)
+
+    def action_close_panel(self) -> None:
+        evidence = self.query_one(EvidencePane)
+        if evidence.is_open:
+            evidence.close()
+            self.refresh_bindings()
+            if not isinstance(self.focused, CitationMarker):
+                self.query_one(ChatInput).focus()
+        elif self.query_one(SessionsSidebar).has_class("-open"):
+            self._set_sidebar(False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if isinstance(self.screen, ProblemScreen) and action in PROBLEM_HIDDEN:
+            return False  # nothing to export or edit until an index opens
+        if action == "cancel_turn":
+            return self._active_turn is not None
+        if action == "close_panel":
+            if self._active_turn is not None:
+                return False  # Esc cancels first
+            try:
+                pane, sidebar = self.query_one(EvidencePane), self.query_one(SessionsSidebar)
+            except NoMatches:  # another screen is on top
+                return False
+            return pane.is_open or sidebar.has_class("-open")
+        return True
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("New session", "Start a new conversation", self.action_new_session)
+        yield SystemCommand(
+            "Export session to Markdown",
+            "Write this session to a .md file in the current folder",
+            self.action_export,
+        )
+        yield SystemCommand("Open index", "Research in another index", self.action_pick_index)
+        yield SystemCommand(
+            "Toggle sessions sidebar",
+            "List, open, rename, delete, search",
+            self.action_toggle_sidebar,
+        )
+        yield SystemCommand(
+            "Edit plan and re-run",
+            "Change the query plan of the last answer",
+            self.action_edit_plan,
+        )
+        yield SystemCommand("Help", "Keys and what Sphere does", self.action_help)
+        yield SystemCommand(
+            "Toggle light/dark theme",
+            "Switch between textual-light and -dark",
+            self.action_toggle_dark,
+        )
+
+    def on_unmount(self) -> None:
+        # a thread worker cannot be killed; ask the pipeline to stop
+        self._cancel.set()
+
+
+def passage_from_hits(result: TurnResult, ref: Reference) -> str | None:
+    """The cited passage's text from the retrieval hits stored with the turn."""
+    for hits in result.hits.values():
+        for hit in hits:
+            if hit.doc_id != ref.doc_id:
+                continue
+            for passage in hit.passages:
+                if passage.text and (
+                    passage.passage_id == ref.passage_id
+                    or (ref.passage_id < 0 and ref.quote and ref.quote in passage.text)
+                ):
+                    return passage.text
+    return None
+
+
+def session_rows(store: SessionLog, query: str) -> list[SessionRow]:
+    """Sidebar rows: every session (newest first) or the sessions matching ``query``."""
+    if not query:
+        return [
+            SessionRow(
+                s.id,
+                s.title,
+                " · ".join(
+                    x
+                    for x in (
+                        format_when(s.updated or s.created),
+                        f"{s.turns} answer" + ("" if s.turns == 1 else "s"),
+                        s.index,
+                    )
+                    if x
+                ),
+            )
+            for s in store.list_sessions()
+        ]
+    rows: dict[int, SessionRow] = {}
+    for hit in store.search(query):
+        if hit.session_id in rows:
+            continue
+        try:
+            title = store.get_session(hit.session_id).title
+        except Exception:
+            title = hit.question
+        snippet = " ".join((hit.snippet or hit.question).split())
+        rows[hit.session_id] = SessionRow(hit.session_id, title, snippet[:80])
+    return list(rows.values())
+
+
+def make_app(
+    settings: Settings,
+    *,
+    index_name: str | None = None,
+    pipeline_factory: PipelineFactory | None = None,
+    store: SessionLog | None = None,
+    exporter: Exporter | None = None,
+    clock: Callable[[], float] | None = None,
+    export_dir: Path | None = None,
+    use_store: bool = True,
+) -> SphereApp:
+    """The one way to build the app (CLI and tests).
+
+    ``pipeline_factory(settings, index_name)`` defaults to
+    ``Pipeline.from_settings``; ``store`` to ``SessionStore(settings.session_db)``
+    (``use_store=False`` runs without a log); ``clock`` (seconds, monotonic) is
+    injectable so snapshot tests show a fixed elapsed time.
+    """
+    problem = ""
+    if store is None and use_store:
+        store, problem = open_store(settings)
+    return SphereApp(
+        settings,
+        index_name=index_name or settings.default_index,
+        pipeline_factory=pipeline_factory or default_pipeline_factory,
+        store=store,
+        store_problem=problem,
+        exporter=exporter or default_exporter,
+        clock=clock or time.monotonic,
+        export_dir=export_dir or Path.cwd(),
+    )

@@ -1,0 +1,1 @@
+"""Widgets of the app, each with its ``.tcss`` beside it."""

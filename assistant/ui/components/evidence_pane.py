@@ -1,0 +1,90 @@
+"""The evidence pane: where a citation comes from and whether it holds up.
+
+Shows the document title, source, file/page, the passage with the supporting
+quote highlighted, and the verification result (DESIGN §2 "verify").
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from assistant.models import Reference
+from assistant.ui.format import location_text, quote_span, verification_text
+
+
+def passage_content(passage: str | None, ref: Reference) -> Content:
+    """The passage with the quote highlighted; the bare quote when there is no passage."""
+    if not passage:
+        note = (
+            "Passage text not available in the loaded index; the cited quote:\n\n",
+            "$text-muted italic",
+        )
+        return (
+            Content.assemble(note, (f"“{ref.quote}”", "bold"))
+            if ref.quote
+            else (
+                Content.styled(
+                    "No passage text or quote recorded for this citation.", "$text-muted italic"
+                )
+            )
+        )
+    span = quote_span(passage, ref)
+    content = Content(passage)
+    if span is None:
+        if ref.quote:
+            content = Content.assemble(
+                content,
+                ("\n\nQuote (not found verbatim in this passage): ", "$text-muted"),
+                (f"“{ref.quote}”", "bold"),
+            )
+        return content
+    return content.stylize("bold reverse", span[0], span[1])
+
+
+class EvidencePane(VerticalScroll, can_focus=False):
+    """Hidden until a citation is selected (``-open`` class)."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.reference: Reference | None = None
+        self.number = 0
+        self.turn_key = -1
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="evidence-head"):
+            yield Static("Evidence", classes="evidence-number")
+            yield Static(Content.styled("Esc close", "$text-muted"), classes="evidence-close")
+        yield Static("", classes="evidence-title")
+        yield Static("", classes="evidence-where")
+        yield Static("", classes="evidence-check")
+        yield Static("", classes="evidence-passage")
+
+    @property
+    def is_open(self) -> bool:
+        return self.has_class("-open")
+
+    def show(self, ref: Reference, number: int, turn_key: int, passage: str | None) -> None:
+        self.reference, self.number, self.turn_key = ref, number, turn_key
+        self.query_one(".evidence-number", Static).update(
+            Content.styled(f"Evidence [{number}]", "bold")
+        )
+        self.query_one(".evidence-title", Static).update(
+            Content.styled(ref.title or ref.doc_id, "bold $accent")
+        )
+        where = " · ".join(x for x in (ref.source, location_text(ref.path, ref.page)) if x)
+        self.query_one(".evidence-where", Static).update(Content(where or ref.doc_id))
+        check = Content.styled(verification_text(ref), "$success" if ref.verified else "$warning")
+        if ref.retrieval_score:
+            check = Content.assemble(
+                check, (f"\nretrieval score {ref.retrieval_score:.2f}", "$text-muted")
+            )
+        self.query_one(".evidence-check", Static).update(check)
+        self.query_one(".evidence-passage", Static).update(passage_content(passage, ref))
+        self.add_class("-open")
+        self.scroll_home(animate=False)
+
+    def close(self) -> None:
+        self.remove_class("-open")

@@ -1,0 +1,111 @@
+"""One question and its answer in the conversation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Button, Static
+
+from assistant.errors import SphereError
+from assistant.models import Progress, QueryPlan, TurnResult
+from assistant.ui.components.answer_view import AnswerView
+from assistant.ui.components.plan_view import PlanView
+from assistant.ui.components.progress_panel import ProgressPanel
+from assistant.ui.format import format_elapsed
+from assistant.ui.messages import EditPlanRequested
+
+
+def error_text(error: BaseException) -> str:
+    """What a failed turn says: the SphereError's title, message and hint; never a traceback."""
+    if isinstance(error, SphereError):
+        text = f"{error.title}: {error.message}"
+        return text + (f"\nHint: {error.hint}" if error.hint else "")
+    return f"Unexpected error: {type(error).__name__}: {error}"
+
+
+class TurnView(Vertical):
+    """States: running → done | failed | cancelled (``-running`` etc. CSS classes)."""
+
+    def __init__(
+        self,
+        turn_key: int,
+        question: str,
+        *,
+        plan: QueryPlan | None = None,
+        clock: Callable[[], float] | None = None,
+        result: TurnResult | None = None,
+    ) -> None:
+        """A running turn (give ``clock``) or a finished one (give ``result``)."""
+        super().__init__(classes="-running" if result is None else "-done")
+        self.turn_key = turn_key
+        self.question = question
+        self.edited_plan = plan
+        self.result = result
+        self._clock = clock or (lambda: 0.0)
+
+    def compose(self) -> ComposeResult:
+        parts: list[str | tuple[str, str]] = [("❯ ", "bold $accent"), (self.question, "bold")]
+        if self.edited_plan is not None:
+            parts.append(("  (re-run with edited plan)", "$text-muted"))
+        yield Static(Content.assemble(*parts), classes="question")
+        if self.result is None:
+            yield ProgressPanel(self._clock)
+        else:
+            yield from self._result_widgets(self.result)
+
+    @property
+    def running(self) -> bool:
+        return self.has_class("-running")
+
+    def update_progress(self, progress: Progress) -> None:
+        for panel in self.query(ProgressPanel):
+            panel.update_progress(progress)
+
+    def _finish(self, state: str) -> float | None:
+        elapsed = None
+        for panel in self.query(ProgressPanel):
+            elapsed = panel.stop()
+            panel.remove()
+        self.remove_class("-running")
+        self.add_class(state)
+        return elapsed
+
+    def _result_widgets(self, result: TurnResult) -> list[Widget]:
+        total = sum(result.timings.values())
+        n_docs = sum(len(v) for v in result.hits.values())
+        meta = f"{n_docs} documents retrieved · answered in {format_elapsed(total)}"
+        if result.index:
+            meta += f" · index {result.index}"
+        return [
+            PlanView(result.plan),
+            AnswerView(result.summary, self.turn_key),
+            Static(Content(meta), classes="turn-meta"),
+        ]
+
+    def show_result(self, result: TurnResult) -> None:
+        self._finish("-done")
+        self.result = result
+        self.mount_all(self._result_widgets(result))
+
+    def show_error(self, error: BaseException) -> None:
+        self._finish("-failed")
+        self.mount(Static(Content(error_text(error)), classes="turn-error"))
+
+    def show_cancelled(self) -> None:
+        elapsed = self._finish("-cancelled")
+        after = f" after {format_elapsed(elapsed)}" if elapsed is not None else ""
+        self.mount(
+            Static(
+                Content(f"Cancelled{after}. Ask again, or press ↑ to edit."),
+                classes="turn-cancelled",
+            )
+        )
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.has_class("edit-plan") and self.result is not None:
+            event.stop()
+            self.post_message(EditPlanRequested(self.turn_key, self.question, self.result.plan))

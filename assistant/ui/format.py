@@ -1,0 +1,213 @@
+"""Text the app shows, as pure functions (no ``textual``; unit-tested).
+
+Stage names follow DESIGN §2 and paper 004's HierSphere: local summarizers over
+groups of documents, then an editorial merge.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import datetime, timezone
+from typing import Any
+
+from assistant.models import BalanceReport, Progress, QueryPlan, Reference, Summary
+
+# stage -> (label, start fraction, end fraction) of the overall progress bar.
+# The shares are rough: summarizing dominates when a model writes the summaries.
+STAGES: dict[str, tuple[str, float, float]] = {
+    "understanding": ("Understanding", 0.0, 0.10),
+    "retrieving": ("Retrieving", 0.10, 0.35),
+    "summarizing": ("Local summaries", 0.35, 0.80),
+    "merging": ("Editorial merge", 0.80, 0.90),
+    "verifying": ("Verifying", 0.90, 1.0),
+}
+STAGE_ORDER: tuple[str, ...] = tuple(STAGES)
+
+SIDE_LABELS = {"pro": "Claim A", "con": "Claim B"}
+
+
+def overall_fraction(progress: Progress) -> float:
+    """Where ``progress`` sits on the whole pass, in [0, 1]."""
+    if progress.stage == "done":
+        return 1.0
+    if progress.stage not in STAGES:
+        return 0.0
+    _, lo, hi = STAGES[progress.stage]
+    inner = 0.0
+    if progress.total > 0:
+        inner = min(max(progress.step / progress.total, 0.0), 1.0)
+    return lo + (hi - lo) * inner
+
+
+def stage_text(progress: Progress) -> str:
+    """``"Local summaries 2/4 · group of 5 documents"``."""
+    if progress.stage == "done":
+        return "Done"
+    label = STAGES.get(progress.stage, (progress.stage.capitalize(), 0.0, 0.0))[0]
+    text = label
+    if progress.total > 0:
+        text += f" {progress.step}/{progress.total}"
+    if progress.detail:
+        text += f" · {progress.detail}"
+    return text
+
+
+def format_elapsed(seconds: float) -> str:
+    """``"4.2 s"`` under a minute, ``"2 min 05 s"`` above."""
+    seconds = max(seconds, 0.0)
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes} min {rest:02d} s"
+
+
+def reference_key(ref: Reference) -> tuple[str, int]:
+    return (ref.doc_id, ref.passage_id)
+
+
+def number_references(summary: Summary) -> dict[tuple[str, int], int]:
+    """Footnote numbers 1, 2, … by first appearance across both claims.
+
+    The same passage cited twice keeps one number, like a footnote.
+    """
+    numbers: dict[tuple[str, int], int] = {}
+    for claim in summary.claims:
+        for perspective in claim.perspectives:
+            for ref in perspective.references:
+                numbers.setdefault(reference_key(ref), len(numbers) + 1)
+    return numbers
+
+
+def quote_span(passage: str, ref: Reference) -> tuple[int, int] | None:
+    """Character span of ``ref.quote`` in ``passage``, or ``None``.
+
+    Trusts the stored offsets when they point at the quote; otherwise searches
+    (exact, then case-insensitive), because a passage shown from another source
+    (the index rather than the stored hit) may be offset differently.
+    """
+    quote = ref.quote.strip()
+    if not quote or not passage:
+        return None
+    s, e = ref.quote_start, ref.quote_end
+    if 0 <= s < e <= len(passage) and passage[s:e].strip().casefold() == quote.casefold():
+        return (s, e)
+    at = passage.find(quote)
+    if at < 0:
+        at = passage.casefold().find(quote.casefold())
+    if at < 0:
+        return None
+    return (at, at + len(quote))
+
+
+def verification_text(ref: Reference) -> str:
+    """One line saying whether and how a reference was verified."""
+    how = {
+        "quote": "quote found in the passage",
+        "similarity": "passage similar to the perspective",
+        "model": "model judged the passage supportive",
+    }.get(ref.check, ref.check or "no check recorded")
+    mark = "✓ Verified" if ref.verified else "✗ Not verified"
+    return f"{mark} — {how} (support {ref.support:.2f})"
+
+
+def location_text(path: str, page: int | None) -> str:
+    if not path:
+        return f"page {page}" if page else ""
+    return f"{path}, page {page}" if page else path
+
+
+def slugify(text: str, max_len: int = 40) -> str:
+    """ASCII file-name slug: ``"Should X be Y?"`` -> ``"should-x-be-y"``."""
+    norm = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", norm.lower()).strip("-")
+    if len(slug) > max_len:
+        cut = slug[: max_len + 1]
+        slug = cut.rsplit("-", 1)[0] if "-" in cut else slug[:max_len]
+    return slug or "session"
+
+
+def export_filename(session_id: int, title: str) -> str:
+    return f"sphere-session-{session_id}-{slugify(title)}.md"
+
+
+def session_title(question: str, max_len: int = 60) -> str:
+    """A session is named after its first question, shortened on a word boundary."""
+    q = " ".join(question.split())
+    if len(q) <= max_len:
+        return q
+    cut = q[: max_len - 1]
+    if q[max_len - 1] != " ":  # the cut fell inside a word: drop that word
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip() + "…"
+
+
+def format_when(value: Any) -> str:
+    """A stored timestamp (datetime, ISO string or epoch seconds) as ``YYYY-MM-DD HH:MM``."""
+    if value is None or value == "":
+        return ""
+    when: datetime | None = None
+    if isinstance(value, datetime):
+        when = value
+    elif isinstance(value, (int, float)):
+        when = datetime.fromtimestamp(float(value), tz=timezone.utc).astimezone()
+    elif isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return value[:16]
+    if when is None:
+        return str(value)
+    if when.tzinfo is not None:
+        when = when.astimezone()
+    return when.strftime("%Y-%m-%d %H:%M")
+
+
+def balance_text(balance: BalanceReport) -> str:
+    """``"Claim A: 5 documents, 3 sources, 2 perspectives · … · lopsidedness 0.12 (even)"``."""
+    parts = []
+    for side in balance.sides:
+        label = SIDE_LABELS.get(side.side, side.side)
+        parts.append(
+            f"{label}: {side.documents_cited} documents, {side.distinct_sources} sources, "
+            f"{side.perspectives} perspectives"
+        )
+    lop = balance.lopsidedness
+    verdict = "even" if lop < 0.2 else "somewhat one-sided" if lop < 0.5 else "one-sided"
+    parts.append(f"lopsidedness {lop:.2f} ({verdict})")
+    return " · ".join(parts)
+
+
+def plan_lines(plan: QueryPlan) -> list[tuple[str, str]]:
+    """The query plan as (label, value) rows for the plan view."""
+    rows = [("Root query", plan.root_query or "—")]
+    claims = [c for c in plan.claims if c]
+    if claims:
+        rows.append(("Claims", "  ⟷  ".join(claims)))
+    if plan.perspectives:
+        rows.append(
+            (
+                "Perspectives",
+                "; ".join(
+                    p.text + (f" ({p.role}{', ' + p.side if p.side else ''})" if p.role else "")
+                    for p in plan.perspectives
+                ),
+            )
+        )
+    if plan.aspects:
+        rows.append(("Aspects", "; ".join(a.text for a in plan.aspects)))
+    if plan.constraints:
+        rows.append(
+            (
+                "Constraints",
+                "; ".join(
+                    f"{c.dimension} {'≠' if c.negated else '='} {c.value}"
+                    + ("" if c.hard else " (soft)")
+                    for c in plan.constraints
+                ),
+            )
+        )
+    if plan.intent != "two_sided":
+        side = f" → {SIDE_LABELS.get(plan.target_side, '')}" if plan.target_side else ""
+        rows.append(("Intent", plan.intent.replace("_", "-") + side))
+    return rows

@@ -1,0 +1,56 @@
+"""F1 / ? : what Sphere does and every key."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+HELP = """\
+# Sphere — balanced research over your own documents
+
+Ask a question ("Should vaccination be compulsory for school children?",
+"find evidence against a four-day week from business sources"). Sphere works
+out the **perspectives**, **aspects** and **constraints** in it, searches the
+open index for both sides, and writes **two opposing claims**, each with the
+perspectives that support it and the documents they cite.
+
+| Key | Does |
+| --- | --- |
+| Enter | ask the question in the box |
+| ↑ / ↓ | previous / next question |
+| Esc | cancel the running question · close the evidence pane |
+| Tab / Shift+Tab | move between citations `[n]` and buttons |
+| Enter on `[n]`, or click | show the evidence: source, passage, quote, verification |
+| Ctrl+R | edit the query plan of the last answer and re-run it |
+| Ctrl+N | new session |
+| Ctrl+B | sessions: open (Enter), rename (r), delete (d), search |
+| F2 | choose another index |
+| Ctrl+E | export this session to Markdown (in the current folder) |
+| Ctrl+P | command palette (also: theme, light/dark) |
+| F1 or ? | this help |
+| Ctrl+Q | quit |
+
+A citation in yellow was **not verified**: its quote was not found in the
+passage and the passage was not similar enough to the perspective. Every
+answer is saved to the session log as soon as it finishes.
+
+Build an index: `sphere index build NAME PATH`. Settings: `sphere config show`.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1,question_mark,q", "dismiss_help", "Close help"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box"):
+            yield Markdown(HELP)
+
+    def action_dismiss_help(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,135 @@
+"""Snapshot tests (pytest-textual-snapshot) of the main screens at a fixed size.
+
+Stable by construction: a fixed clock (elapsed shows 3.2 s), a session log with
+fixed timestamps, the scripted pipeline, and cursor blink off. After a change
+that alters the look, inspect the diff report, then accept it with
+``pytest tests/test_ui_snapshots.py --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from assistant.ui.components.answer_view import CitationMarker
+from assistant.ui.components.chat_input import ChatInput
+from tests.ui_fakes import (
+    FixedClock,
+    ScriptedPipeline,
+    build_app,
+    missing_index_factory,
+    no_cursor_blink,
+    seeded_store,
+)
+
+SIZE = (100, 32)
+QUESTION = "Should vaccination be compulsory for school children?"
+
+
+async def _ask(pilot: Pilot[Any], question: str = QUESTION) -> None:
+    no_cursor_blink(pilot.app)
+    box = pilot.app.query_one(ChatInput)
+    box.value = question
+    await pilot.press("enter")
+
+
+async def _answered(pilot: Pilot[Any]) -> None:
+    await _ask(pilot)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def _app(tmp_path: Path, **kwargs: Any) -> Any:
+    # the export folder is a temp dir, but nothing in these screens shows it
+    return build_app(tmp_path, **kwargs)
+
+
+def test_snapshot_welcome(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        no_cursor_blink(pilot.app)
+
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_answer(snap_compare: Any, tmp_path: Path) -> None:
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_answered)
+
+
+def test_snapshot_answer_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    assert snap_compare(_app(tmp_path), terminal_size=(80, 24), run_before=_answered)
+
+
+def test_snapshot_answer_light_theme(snap_compare: Any, tmp_path: Path) -> None:
+    app = _app(tmp_path, theme="textual-light")
+    assert snap_compare(app, terminal_size=SIZE, run_before=_answered)
+
+
+def test_snapshot_progress_mid_run(snap_compare: Any, tmp_path: Path) -> None:
+    gate = threading.Event()
+    pipe = ScriptedPipeline(gate=gate)
+    clock = FixedClock(100.0)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _ask(pilot)
+        for _ in range(300):
+            if pipe.paused.is_set():
+                break
+            await pilot.pause(0.01)
+        clock.now = 103.2
+        await pilot.pause(0.3)  # one tick of the elapsed timer
+
+    app = _app(tmp_path, pipeline=pipe, clock=clock)
+    try:
+        assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    finally:
+        gate.set()
+
+
+def test_snapshot_evidence_pane(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _answered(pilot)
+        marker = pilot.app.query(CitationMarker).first()
+        marker.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+
+    assert snap_compare(_app(tmp_path), terminal_size=(140, 36), run_before=run_before)
+
+
+def test_snapshot_sessions_sidebar(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        no_cursor_blink(pilot.app)
+        await pilot.press("ctrl+b")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        no_cursor_blink(pilot.app)
+
+    app = _app(tmp_path, store=seeded_store(3))
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_help(snap_compare: Any, tmp_path: Path) -> None:
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, press=["f1"])
+
+
+def test_snapshot_plan_editor(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _answered(pilot)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        no_cursor_blink(pilot.app)
+
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_missing_index(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    # a fixed path, so the message in the snapshot does not change between runs
+    app = build_app(Path("/srv/sphere"), factory=missing_index_factory)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
