@@ -1,0 +1,156 @@
+"""``sphere bench llm``: the backend against raw llama.cpp, in one process.
+
+* tokens/s through :class:`~assistant.llm.llama.LlamaCppBackend` (streaming,
+  cancellation checks, chunk assembly) versus ``llama_cpp.Llama.create_completion``
+  on the same prompt, greedy, same number of tokens: the ratio (target ≥ 0.95);
+* model load time of each;
+* time to first token, cold (KV cache reset) and warm;
+* the saving from prefix caching: time to first token for prompts sharing a
+  long system prompt, with the cache reset before each call versus kept.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from typing import Any
+
+import click
+
+from assistant.commands.context import Context, pass_ctx
+
+PROMPT = (
+    "Write a short essay about the history of public libraries, their role in "
+    "education, and how they changed in the digital age.\n\nEssay:"
+)
+SYSTEM = (
+    "You are a careful research assistant. You read documents and summarize the "
+    "perspectives they contain on a question, for and against. You cite documents "
+    "by id, never invent sources, and keep every perspective to one sentence. "
+) * 6
+QUESTIONS = [
+    "Should schools ban homework?",
+    "Is nuclear power safe?",
+    "Does social media harm teenagers?",
+    "Should voting be compulsory?",
+    "Are electric cars better for the environment?",
+]
+
+
+def run_bench(
+    model: str = "bundled", *, n_tokens: int = 128, repeats: int = 3, n_threads: int = 0
+) -> dict[str, Any]:
+    from llama_cpp import Llama
+
+    from assistant.llm.llama import LlamaCppBackend, bundled_gguf_path, safe_model_params
+
+    path = str(bundled_gguf_path()) if model == "bundled" else model
+    t0 = time.perf_counter()
+    backend = LlamaCppBackend(model, n_ctx=2048, n_threads=n_threads)
+    backend_load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with safe_model_params():
+        raw = Llama(
+            model_path=path,
+            n_ctx=2048,
+            n_threads=backend.n_threads,
+            n_threads_batch=backend.n_threads,
+            seed=0,
+            verbose=False,
+        )
+    raw_load = time.perf_counter() - t0
+
+    # warm both once (first-call allocations)
+    raw.create_completion(PROMPT, max_tokens=8, temperature=0.0, seed=0)
+    backend.complete(PROMPT, max_tokens=8)
+
+    raw_rates, our_rates = [], []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        out: Any = raw.create_completion(PROMPT, max_tokens=n_tokens, temperature=0.0, seed=0)
+        dt = time.perf_counter() - t
+        raw_rates.append(out["usage"]["completion_tokens"] / dt)
+        t = time.perf_counter()
+        ours = backend.complete(PROMPT, max_tokens=n_tokens)
+        dt = time.perf_counter() - t
+        our_rates.append(ours.completion_tokens / dt)
+    raw_tps = statistics.median(raw_rates)
+    our_tps = statistics.median(our_rates)
+
+    def ttft(messages: list[dict[str, str]]) -> float:
+        t = time.perf_counter()
+        for _ in backend.stream(messages, max_tokens=4):
+            break
+        return time.perf_counter() - t
+
+    msgs = [{"role": "user", "content": PROMPT}]
+    backend.reset_prefix()
+    ttft_cold = ttft(msgs)
+    ttft_warm = statistics.median(ttft(msgs) for _ in range(3))
+
+    def shared(q: str) -> list[dict[str, str]]:
+        return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": q}]
+
+    cold = []
+    for q in QUESTIONS:
+        backend.reset_prefix()
+        cold.append(ttft(shared(q)))
+    ttft(shared("warm-up"))
+    warm = [ttft(shared(q)) for q in QUESTIONS]
+    cold_m, warm_m = statistics.median(cold), statistics.median(warm)
+    info = {k: v for k, v in backend.info().items() if k != "sha256"}
+    report = {
+        "benchmark": "llm",
+        "model": info,
+        "n_tokens": n_tokens,
+        "tokens_per_s": {"raw_llama_cpp": round(raw_tps, 2), "backend": round(our_tps, 2)},
+        "throughput_ratio": round(our_tps / raw_tps, 3),
+        "load_seconds": {"raw_llama_cpp": round(raw_load, 3), "backend": round(backend_load, 3)},
+        "ttft_seconds": {"cold": round(ttft_cold, 4), "warm": round(ttft_warm, 4)},
+        "prefix_cache": {
+            "system_prompt_tokens": backend.count_tokens(SYSTEM),
+            "ttft_cold_seconds": round(cold_m, 4),
+            "ttft_cached_seconds": round(warm_m, 4),
+            "saving": round(1 - warm_m / cold_m, 3) if cold_m else 0.0,
+        },
+    }
+    raw.close()
+    backend.close()
+    return report
+
+
+@click.command("llm")
+@click.option("--tokens", "n_tokens", type=int, default=128, show_default=True)
+@click.option("--repeats", type=int, default=3, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+@pass_ctx
+def llm_bench_command(ctx: Context, n_tokens: int, repeats: int, as_json: bool) -> None:
+    """Backend tokens/s vs raw llama.cpp, load time, time to first token, prefix caching."""
+    s = ctx.settings.llm
+    if s.model.startswith(("http://", "https://")):
+        from assistant.errors import InputError
+
+        raise InputError("`sphere bench llm` measures an in-process GGUF; llm.model is a URL")
+    r = run_bench(s.model, n_tokens=n_tokens, repeats=repeats, n_threads=s.n_threads)
+    if as_json:
+        click.echo(json.dumps(r, indent=2))
+        return
+    tps = r["tokens_per_s"]
+    click.echo(f"model: {r['model']['model']} ({r['model']['n_threads']} threads)")
+    click.echo(
+        f"tokens/s: backend {tps['backend']:.1f}, raw llama.cpp {tps['raw_llama_cpp']:.1f}, "
+        f"ratio {r['throughput_ratio']:.3f} (target >= 0.95)"
+    )
+    ld = r["load_seconds"]
+    click.echo(f"load: backend {ld['backend']:.2f} s, raw {ld['raw_llama_cpp']:.2f} s")
+    tt = r["ttft_seconds"]
+    click.echo(
+        f"time to first token: cold {tt['cold'] * 1000:.0f} ms, warm {tt['warm'] * 1000:.0f} ms"
+    )
+    pc = r["prefix_cache"]
+    click.echo(
+        f"prefix cache ({pc['system_prompt_tokens']}-token system prompt): first token "
+        f"{pc['ttft_cold_seconds'] * 1000:.0f} ms cold vs "
+        f"{pc['ttft_cached_seconds'] * 1000:.0f} ms cached, saving {pc['saving'] * 100:.0f}%"
+    )
