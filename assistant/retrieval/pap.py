@@ -205,7 +205,10 @@ def pap_plus_scores(
 
 
 def add_scores(r: np.ndarray, p: np.ndarray, C: np.ndarray) -> np.ndarray:
-    """add: cos(r + p, c) — root and perspective encoded separately, summed."""
+    """add: cos(r + p, c) — root and perspective encoded separately, summed.
+
+    For unit r, p, c this ranks exactly as dual-sum: cos(r + p, c) = (r·c + p·c)/‖r + p‖.
+    """
     return cosine_scores(np.asarray(r) + np.asarray(p), C)
 
 

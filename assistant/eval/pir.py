@@ -1,0 +1,238 @@
+"""``sphere eval pir``: p-Recall@k on the PIR demo set (paper 000).
+
+Data: ``demo_pir_dataset.json`` from the PIR repo (``../shared/data/pir/``,
+data README §3): one JSON object whose keys are the six tasks; per task
+``corpus`` (texts), and per query ``queries[i]``, ``source_queries[i]``,
+``perspectives[i]``, ``query_labels[i]``, and ``key_ref[str(i)]`` (gold corpus
+indices).
+
+How the file maps onto paper 000's eq. (1) and Table 4:
+
+* **query** q = ``queries[i]`` (root query + perspective, as the user wrote it).
+* **root query** r = ``source_queries[i]``. Queries with the same
+  ``source_queries`` string are one root asked from different perspectives —
+  exactly how the authors' notebook groups them (``root_mapping``).
+* **perspective** p = ``perspectives[i]`` (its text, e.g. "a claim that opposes
+  the argument"). In ``ambigqa`` the perspective text *is* the whole query
+  (p = q), which is where literal PAP collapses (q_p = 0).
+* **success** = any index in ``key_ref[str(i)]`` in the top k ("find one is
+  ok", as the notebook).
+* **p-Recall@k** = mean over roots of the mean success of their queries
+  (:func:`assistant.eval.metrics.p_recall_at_k`). ``query_labels`` (support /
+  undermine / …) are perspective *categories*; the repo also prints plain
+  Recall@k per label, which is not eq. (1) and is not reported here.
+
+Methods (all score every corpus entry with one embedder; cosine on unit vectors):
+``cosine`` cos(q, c); ``pap`` cos(q_p, c) and ``pap_plus`` cos(q_p, c_p) with
+α = 1 applied literally (no guard: the paper's method); the Table 4 baselines
+``add`` … ``tri_sum`` (:mod:`assistant.retrieval.pap`); ``sphere`` the guarded
+policy :func:`assistant.retrieval.pap.sphere_pap_scores`.
+
+Output (``--json``), values in percent::
+
+    {"benchmark": "pir", "methods": {M: {"p_recall@5": v}},
+     "tasks": {TASK: {M: {"p_recall@5": v}}}}
+
+``methods`` holds the macro average over the tasks (as Table 4's "Avg.").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+from assistant.commands.context import Context, pass_ctx
+from assistant.errors import DataError
+from assistant.eval.metrics import p_recall_at_k
+from assistant.retrieval import pap as P
+
+TASK_FIELDS = ("corpus", "queries", "source_queries", "perspectives", "query_labels", "key_ref")
+
+# name -> scorer(q, r, p, C) -> (n,) scores
+Scorer = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+METHODS: dict[str, Scorer] = {
+    "cosine": lambda q, r, p, C: P.cosine_scores(q, C),
+    "pap": lambda q, r, p, C: P.pap_scores(q, p, C, 1.0, on_degenerate="ignore"),
+    "pap_plus": lambda q, r, p, C: P.pap_plus_scores(q, p, C, 1.0, on_degenerate="ignore"),
+    "add": lambda q, r, p, C: P.add_scores(r, p, C),
+    "concat": lambda q, r, p, C: P.concat_scores(r, p, C),
+    "cast": lambda q, r, p, C: P.cast_scores(q, p, C),
+    "cast_plus": lambda q, r, p, C: P.cast_plus_scores(q, p, C),
+    "dual_sum": lambda q, r, p, C: P.dual_sum_scores(r, p, C),
+    "tri_sum": lambda q, r, p, C: P.tri_sum_scores(q, r, p, C),
+    "sphere": lambda q, r, p, C: P.sphere_pap_scores(q, p, C, root=r),
+}
+
+
+@dataclass(frozen=True)
+class PIRTask:
+    """One PIR task, validated."""
+
+    name: str
+    corpus: list[str]
+    queries: list[str]
+    roots: list[str]
+    perspectives: list[str]
+    labels: list[str]
+    gold: list[list[int]]
+
+
+def load_pir(path: str | Path) -> list[PIRTask]:
+    """Read and validate ``demo_pir_dataset.json``; :class:`DataError` says what is wrong."""
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise DataError(
+            f"PIR data file not found: {path}",
+            hint="pass --data ../shared/data/pir/demo_pir_dataset.json",
+        )
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"{path} is not a readable JSON file: {exc}") from exc
+    if not isinstance(raw, dict) or not raw:
+        raise DataError(f"{path}: expected a JSON object with one entry per PIR task")
+    tasks = []
+    for name, t in raw.items():
+        if not isinstance(t, dict):
+            raise DataError(f"{path}: task {name!r} is not an object")
+        missing = [f for f in TASK_FIELDS if f not in t]
+        if missing:
+            raise DataError(f"{path}: task {name!r} lacks field(s) {', '.join(missing)}")
+        n = len(t["queries"])
+        for f in ("source_queries", "perspectives", "query_labels"):
+            if not isinstance(t[f], list) or len(t[f]) != n:
+                raise DataError(f"{path}: task {name!r}: '{f}' must be a list of {n} entries")
+        corpus = t["corpus"]
+        if not isinstance(corpus, list) or not corpus:
+            raise DataError(f"{path}: task {name!r}: 'corpus' must be a non-empty list")
+        gold: list[list[int]] = []
+        for i in range(n):
+            ref = t["key_ref"].get(str(i)) if isinstance(t["key_ref"], dict) else None
+            if ref is None:
+                raise DataError(f"{path}: task {name!r}: key_ref has no entry for query {i}")
+            ref = ref if isinstance(ref, list) else [ref]
+            if not all(isinstance(j, int) and 0 <= j < len(corpus) for j in ref):
+                raise DataError(
+                    f"{path}: task {name!r}: key_ref[{i}] must index the corpus "
+                    f"(0..{len(corpus) - 1})"
+                )
+            gold.append(ref)
+        tasks.append(
+            PIRTask(
+                name,
+                [str(x) for x in corpus],
+                [str(x) for x in t["queries"]],
+                [str(x) for x in t["source_queries"]],
+                [str(x) for x in t["perspectives"]],
+                [str(x) for x in t["query_labels"]],
+                gold,
+            )
+        )
+    return tasks
+
+
+def evaluate_task(
+    task: PIRTask,
+    vectors: dict[str, np.ndarray],
+    methods: dict[str, Scorer],
+    k: int = 5,
+) -> dict[str, float]:
+    """p-Recall@k (fraction) per method for one task, given its embeddings.
+
+    ``vectors`` holds unit vectors under ``corpus``, ``queries``, ``roots``,
+    ``perspectives`` (row i = query i).
+    """
+    C = vectors["corpus"]
+    out = {}
+    for name, scorer in methods.items():
+        rankings = []
+        for i in range(len(task.queries)):
+            s = scorer(vectors["queries"][i], vectors["roots"][i], vectors["perspectives"][i], C)
+            s = np.nan_to_num(np.asarray(s, dtype=np.float64), nan=-np.inf)
+            rankings.append(np.argsort(-s, kind="stable")[:k].tolist())
+        out[name] = p_recall_at_k(rankings, task.gold, task.roots, k)
+    return out
+
+
+def embed_task(task: PIRTask, embedder: Any, cache_dir: Path) -> dict[str, np.ndarray]:
+    from assistant.eval.cache import embed_cached
+
+    return {
+        "corpus": embed_cached(embedder, task.corpus, cache_dir),
+        "queries": embed_cached(embedder, task.queries, cache_dir),
+        "roots": embed_cached(embedder, task.roots, cache_dir),
+        "perspectives": embed_cached(embedder, task.perspectives, cache_dir),
+    }
+
+
+def run_pir(
+    tasks: list[PIRTask],
+    embedder: Any,
+    cache_dir: Path,
+    k: int = 5,
+    methods: list[str] | None = None,
+) -> dict[str, Any]:
+    """The full report: per task and macro-averaged p-Recall@k in percent."""
+    chosen = {m: METHODS[m] for m in (methods or list(METHODS))}
+    key = f"p_recall@{k}"
+    per_task: dict[str, dict[str, dict[str, float]]] = {}
+    for task in tasks:
+        res = evaluate_task(task, embed_task(task, embedder, cache_dir), chosen, k)
+        per_task[task.name] = {m: {key: round(100 * v, 2)} for m, v in res.items()}
+    avg = {
+        m: {key: round(float(np.mean([per_task[t][m][key] for t in per_task])), 2)} for m in chosen
+    }
+    return {"benchmark": "pir", "methods": avg, "tasks": per_task}
+
+
+def format_table(report: dict[str, Any]) -> str:
+    tasks = list(report["tasks"])
+    methods = list(report["methods"])
+    key = next(iter(report["methods"][methods[0]]))
+    head = f"{'method':<11}" + "".join(f"{t[:11]:>12}" for t in tasks) + f"{'avg':>9}"
+    lines = [f"PIR {key} (percent)", head, "-" * len(head)]
+    for m in methods:
+        row = "".join(f"{report['tasks'][t][m][key]:>12.1f}" for t in tasks)
+        lines.append(f"{m:<11}{row}{report['methods'][m][key]:>9.1f}")
+    return "\n".join(lines)
+
+
+@click.command("pir")
+@click.option(
+    "--data",
+    "data",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="demo_pir_dataset.json (e.g. ../shared/data/pir/demo_pir_dataset.json)",
+)
+@click.option("--k", "k", default=5, show_default=True, type=click.IntRange(1, 100))
+@click.option(
+    "--method",
+    "methods",
+    multiple=True,
+    type=click.Choice(list(METHODS)),
+    help="only these methods (repeatable; default: all)",
+)
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@pass_ctx
+def pir_command(ctx: Context, data: str, k: int, methods: tuple[str, ...], as_json: bool) -> None:
+    """p-Recall@k on the PIR demo set (paper 000) for cosine, PAP, baselines and sphere."""
+    tasks = load_pir(data)
+    from assistant.embed import load_embedder
+
+    s = ctx.settings.resolved()
+    embedder = load_embedder(
+        s.embedder.model,
+        device=s.embedder.device,
+        batch_size=s.embedder.batch_size,
+        max_seq_length=s.embedder.max_seq_length,
+    )
+    report = run_pir(tasks, embedder, s.cache_dir, k, list(methods) or None)
+    click.echo(json.dumps(report) if as_json else format_table(report))

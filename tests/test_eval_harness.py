@@ -1,0 +1,199 @@
+"""PIR / Recipe-MPR harnesses on small fixtures, the embedding cache, DataError paths."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from assistant.commands.context import Context
+from assistant.commands.eval_cmd import eval_group
+from assistant.errors import DataError
+from assistant.eval import mpr, pir
+from assistant.eval.cache import cache_path, embed_cached
+
+
+class BagOfWordsEmbedder:
+    """Deterministic stand-in: hashed bag of words, unit length. Counts encoded texts."""
+
+    name = "test-bow"
+    dim = 512
+
+    def __init__(self) -> None:
+        self.encoded = 0
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        *,
+        batch_size: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        self.encoded += len(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in re.findall(r"[a-z]+", t.lower()):
+                out[i, int(hashlib.md5(w.encode()).hexdigest(), 16) % self.dim] += 1.0
+            out[i] /= max(float(np.linalg.norm(out[i])), 1e-9)
+        return out
+
+
+def test_embed_cache_hits_disk_on_second_call(tmp_path: Path) -> None:
+    emb = BagOfWordsEmbedder()
+    texts = ["red apple", "green pear", "red apple"]
+    first = embed_cached(emb, texts, tmp_path)
+    assert emb.encoded == 2  # duplicates embedded once
+    assert cache_path(tmp_path, emb.name, texts).is_file()
+    second = embed_cached(emb, texts, tmp_path)
+    assert emb.encoded == 2  # nothing re-embedded
+    np.testing.assert_array_equal(first, second)
+    assert first.shape == (3, 512)
+    np.testing.assert_array_equal(first[0], first[2])
+    # a different list is a different key
+    assert cache_path(tmp_path, emb.name, texts) != cache_path(tmp_path, emb.name, texts[:2])
+    assert cache_path(tmp_path, "other", texts) != cache_path(tmp_path, emb.name, texts)
+
+
+PIR_FIXTURE: dict[str, Any] = {
+    "toy": {
+        "corpus": [
+            "apples are healthy fruit",
+            "apples cause harm",
+            "bananas are yellow",
+            "bananas are bad",
+        ],
+        "queries": ["support apples healthy", "oppose apples harm", "bananas yellow"],
+        "source_queries": ["apples", "apples", "bananas"],
+        "perspectives": ["support", "oppose", "bananas yellow"],
+        "query_labels": ["support", "undermine", "general"],
+        "key_ref": {"0": [0], "1": [1], "2": [2]},
+    }
+}
+
+
+def test_pir_report_shape_and_values(tmp_path: Path) -> None:
+    path = tmp_path / "pir.json"
+    path.write_text(json.dumps(PIR_FIXTURE))
+    tasks = pir.load_pir(path)
+    assert tasks[0].roots == ["apples", "apples", "bananas"]
+    report = pir.run_pir(tasks, BagOfWordsEmbedder(), tmp_path, k=1, methods=["cosine", "sphere"])
+    assert report["benchmark"] == "pir"
+    assert set(report["methods"]) == {"cosine", "sphere"}
+    assert set(report["tasks"]["toy"]["cosine"]) == {"p_recall@1"}
+    # every gold shares the most words with its query → p-Recall@1 = 100
+    assert report["tasks"]["toy"]["cosine"]["p_recall@1"] == 100.0
+    assert report["methods"]["cosine"]["p_recall@1"] == 100.0
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "not found"),
+        ("{not json", "not a readable JSON"),
+        (json.dumps([1, 2]), "expected a JSON object"),
+        (json.dumps({"toy": {"corpus": ["x"]}}), "lacks field"),
+        (
+            json.dumps({"toy": {**PIR_FIXTURE["toy"], "key_ref": {"0": [9], "1": [1], "2": [2]}}}),
+            "must index the corpus",
+        ),
+    ],
+)
+def test_pir_bad_data_raises_data_error(tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / "pir.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(DataError, match=message):
+        pir.load_pir(path)
+
+
+MPR_FIXTURE = [
+    {
+        "query": "I want a warm dish containing oysters",
+        "options": {"a1": "Simple creamy oyster soup", "b2": "Salted crackers, butter and salt"},
+        "answer": "a1",
+        "correctness_explanation": {"warm dish": "soup", "oysters": ["oyster", "<INFERRED>"]},
+    },
+    {
+        "query": "Crackers with salt",
+        "options": {"b2": "Salted crackers, butter and salt", "c3": "Chicken stew with beans"},
+        "answer": "b2",
+        "correctness_explanation": {"crackers": "crackers", "salt": "<INFERRED>"},
+    },
+]
+
+
+def test_mpr_items_aspects_and_review_distributions(tmp_path: Path) -> None:
+    path = tmp_path / "mpr.json"
+    path.write_text(json.dumps(MPR_FIXTURE))
+    data = mpr.load_mpr(path)
+    assert data.item_ids == ["a1", "b2", "c3"]
+    # gold spans (INFERRED dropped) for gold items; split phrases otherwise
+    assert data.item_aspects == [["soup", "oyster"], ["crackers"], ["Chicken stew", "beans"]]
+    # only queries whose gold item has ≥ 2 aspects are scored
+    assert [q.answer for q in mpr.eval_queries(data)] == ["a1"]
+    n = len(mpr.ONE_ASPECT_TEMPLATES)
+    counts = {}
+    for dist in mpr.DISTRIBUTIONS:
+        reviews, owner = mpr.build_reviews(data, dist)
+        counts[dist] = np.bincount(owner, minlength=3).tolist()
+        assert len(reviews) == len(owner)
+    assert counts["overlapping"] == [20, 20, 20]
+    assert counts["disjoint"] == [2 * n, n, 2 * n]
+    assert counts["one_rare"] == [n + 1, 1, n + 1]
+    assert counts["one_popular"] == [n + 1, n, n + 1]
+    reviews, _ = mpr.build_reviews(data, "overlapping")
+    assert reviews[0] == "I loved the soup and oyster."
+    # deterministic: the same corpus every time
+    assert mpr.build_reviews(data, "one_rare")[0] == mpr.build_reviews(data, "one_rare")[0]
+
+
+def test_mpr_run_scores_every_method(tmp_path: Path) -> None:
+    path = tmp_path / "mpr.json"
+    path.write_text(json.dumps(MPR_FIXTURE))
+    data = mpr.load_mpr(path)
+    emb = BagOfWordsEmbedder()
+    run = mpr.MPRRun(data, "disjoint", "gold", emb.encode)
+    res = run.evaluate(k_r=1)
+    assert set(res) == set(mpr.METHODS)
+    for m in mpr.METHODS:
+        assert set(res[m]) == {"map@10", "recall@10"}
+        assert 0.0 <= res[m]["map@10"] <= res[m]["recall@10"] <= 1.0
+    # "soup"/"oyster" reviews match the aspects "warm dish"? no; "oysters" ≠ "oyster" in a
+    # bag of words — but the gold item is one of three, so it is in the top 10
+    assert res["amean"]["recall@10"] == 1.0
+
+
+def test_split_query_aspects_is_a_deterministic_fallback() -> None:
+    assert mpr.split_query_aspects("Can I have a recipe for fish that's roasted?") == [
+        "fish",
+        "roasted",
+    ]
+    assert mpr.split_query_aspects("soup") == ["soup"]
+
+
+def test_mpr_bad_data_raises_data_error(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="not found"):
+        mpr.load_mpr(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"query": "x"}]))
+    with pytest.raises(DataError, match="lacks one of"):
+        mpr.load_mpr(bad)
+    bad.write_text(json.dumps([{**MPR_FIXTURE[0], "answer": "zz"}]))
+    with pytest.raises(DataError, match="must be one of its 'options'"):
+        mpr.load_mpr(bad)
+
+
+@pytest.mark.parametrize("sub", ["pir", "mpr"])
+def test_cli_reports_missing_data_as_data_error(tmp_path: Path, sub: str) -> None:
+    result = CliRunner().invoke(
+        eval_group, [sub, "--data", str(tmp_path / "nope.json"), "--json"], obj=Context(None)
+    )
+    assert isinstance(result.exception, DataError)
+    assert "not found" in str(result.exception)
