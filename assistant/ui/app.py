@@ -352,7 +352,7 @@ class SphereApp(App[None]):
             self._fetch_passage(ref, number, turn_key, self._pipeline)
             return
         self.query_one(EvidencePane).show(ref, number, turn_key, passage)
-        self.refresh_bindings()
+        self._after_evidence_opened()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="evidence")
     def _fetch_passage(
@@ -368,7 +368,14 @@ class SphereApp(App[None]):
         self.query_one(EvidencePane).show(
             message.reference, message.number, message.turn_key, message.text
         )
+        self._after_evidence_opened()
+
+    def _after_evidence_opened(self) -> None:
         self.refresh_bindings()
+        # the pane takes room from the conversation: keep the chosen [n] in sight
+        focused = self.focused
+        if isinstance(focused, CitationMarker):
+            self.call_after_refresh(focused.scroll_visible, animate=False)
 
     # ------------------------------------------------------------------ plan
 

@@ -75,12 +75,10 @@ class EvidencePane(VerticalScroll, can_focus=False):
             Content.styled(ref.title or ref.doc_id, "bold $accent")
         )
         where = " · ".join(x for x in (ref.source, location_text(ref.path, ref.page)) if x)
+        if ref.retrieval_score:
+            where += f" · retrieval score {ref.retrieval_score:.2f}"
         self.query_one(".evidence-where", Static).update(Content(where or ref.doc_id))
         check = Content.styled(verification_text(ref), "$success" if ref.verified else "$warning")
-        if ref.retrieval_score:
-            check = Content.assemble(
-                check, (f"\nretrieval score {ref.retrieval_score:.2f}", "$text-muted")
-            )
         self.query_one(".evidence-check", Static).update(check)
         self.query_one(".evidence-passage", Static).update(passage_content(passage, ref))
         self.add_class("-open")
