@@ -1,0 +1,303 @@
+"""Markdown export of a turn or a whole session (CommonMark + footnotes).
+
+The layout follows the PerSphere output format (paper 004, eq. 1): per question,
+two claims as sections, the perspectives under each as bullet points, each
+citing its documents as footnotes ``[^n]`` (title, source, file/page, quote).
+Then the balance report, notes, and a "Method" appendix (index, embedder,
+model, retrieval settings, dates).
+
+Everything that comes from documents, the question or the model goes through
+:func:`md_text` or :func:`md_code`, so no text can open a heading, a list item,
+a block quote, HTML, a link, or a footnote of its own. Footnotes are an
+extension (GFM, markdown-it-footnote, Pandoc); a plain CommonMark reader shows
+them as ``[^n]`` text and paragraphs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.models import NO_EVIDENCE, DocumentHit, Reference, TurnResult
+from assistant.store import SessionInfo, StoredTurn
+
+SIDE_LABEL = {"pro": "For", "con": "Against"}
+
+# ASCII punctuation that can start inline structure anywhere in a line (code, emphasis,
+# links, footnote references, inline footnotes "^[...]", HTML/autolinks, entities,
+# GFM tables and strikethrough).
+_INLINE = re.compile(r"([\\`*_\[\]<>#|~&!^])")
+# What can open a block at the start of a line once the inline escapes are in:
+# list markers, setext/thematic lines, ordered list "1." / "1)".
+_LINE_START = re.compile(r"^([-+=])|^(\d{1,9})([.)])")
+_WS = re.compile(r"\s+")
+
+
+def md_text(text: object) -> str:
+    """Escape text for inline use: one line, every structural character backslashed.
+
+    Backslash escapes of ASCII punctuation are lossless in CommonMark (§2.4), so
+    a renderer shows exactly the original characters (whitespace collapsed).
+    """
+    s = _WS.sub(" ", str(text).replace("\x00", "\ufffd")).strip()
+    s = _INLINE.sub(r"\\\1", s)
+    return _block_start_safe(s)
+
+
+def _block_start_safe(line: str) -> str:
+    """Escape a list/setext marker at the start of a line composed from escaped pieces."""
+    return _LINE_START.sub(_escape_line_start, line)
+
+
+def _escape_line_start(m: re.Match[str]) -> str:
+    return "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3)
+
+
+def md_code(text: object) -> str:
+    """A code span holding ``text`` verbatim (on one line), whatever backticks it contains."""
+    s = _WS.sub(" ", str(text).replace("\x00", "\ufffd")).strip()
+    if not s:
+        return "(none)"
+    longest = max((len(run) for run in re.findall(r"`+", s)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+# --------------------------------------------------------------------------- footnotes
+
+
+@dataclass
+class _Footnotes:
+    """Numbers citations ``[^n]`` across a document; one note per cited passage and quote."""
+
+    next_number: int = 1
+    pending: list[tuple[int, Reference]] = field(default_factory=list)
+    _seen: dict[tuple[str, int, str], int] = field(default_factory=dict)
+
+    def cite(self, ref: Reference) -> str:
+        key = (ref.doc_id, ref.passage_id, ref.quote)
+        n = self._seen.get(key)
+        if n is None:
+            n = self.next_number
+            self.next_number += 1
+            self._seen[key] = n
+            self.pending.append((n, ref))
+        return f"[^{n}]"
+
+    def flush(self) -> list[str]:
+        lines = [f"[^{n}]: {_reference(ref)}" for n, ref in self.pending]
+        self.pending = []
+        return lines
+
+
+def _reference(ref: Reference) -> str:
+    parts = [md_text(ref.title or ref.doc_id) + "."]
+    if ref.source:
+        parts.append(md_text(ref.source) + ".")
+    where = []
+    if ref.path:
+        where.append(md_code(ref.path))
+    if ref.page is not None:
+        where.append(f"page {ref.page}")
+    if where:
+        parts.append(", ".join(where) + ".")
+    if ref.quote:
+        parts.append(f"“{md_text(ref.quote)}”")
+    if ref.verified:
+        how = f" by {md_text(ref.check)}" if ref.check else ""
+        parts.append(f"(verified{how}, support {ref.support:.2f})")
+    else:
+        parts.append("(not verified)")
+    parts.append(f"Document {md_code(ref.doc_id)}.")
+    # the "." after a title like "2024" would otherwise open an ordered list in the note
+    return _block_start_safe(" ".join(parts))
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _side_label(side: str) -> str:
+    return SIDE_LABEL.get(side, md_text(side).capitalize() or "Claim")
+
+
+def _claims(result: TurnResult, notes: _Footnotes) -> list[str]:
+    out: list[str] = []
+    for claim in result.summary.claims:
+        heading = _side_label(claim.side)
+        if claim.claim.strip():
+            heading += ": " + md_text(claim.claim)
+        out += [f"### {heading}", ""]
+        for p in claim.perspectives:
+            cites = "".join(notes.cite(r) for r in p.references)
+            out.append(f"- {md_text(p.text) or '(no text)'}{cites}")
+        if claim.perspectives:
+            out.append("")
+        note = claim.note.strip() or ("" if claim.perspectives else NO_EVIDENCE)
+        if note:
+            out += [f"*Note:* {md_text(note)}", ""]
+    return out
+
+
+def _titles(result: TurnResult) -> dict[str, DocumentHit]:
+    seen: dict[str, DocumentHit] = {}
+    for hits in result.hits.values():
+        for h in hits:
+            seen.setdefault(h.doc_id, h)
+    return seen
+
+
+def _balance(result: TurnResult) -> list[str]:
+    balance = result.summary.balance
+    out = ["### Balance", ""]
+    for s in balance.sides:
+        out.append(
+            f"- {_side_label(s.side)}: {_count(s.documents_cited, 'document')} cited, "
+            f"{_count(s.distinct_sources, 'distinct source')}, mean retrieval score "
+            f"{s.mean_retrieval_score:.3f}, {_count(s.perspectives, 'perspective')}"
+        )
+    out.append(f"- Lopsidedness: {balance.lopsidedness:.2f} (0 = even, 1 = one-sided)")
+    if balance.unused_doc_ids:
+        docs = _titles(result)
+        out.append(f"- Retrieved but not cited ({len(balance.unused_doc_ids)}):")
+        for doc_id in balance.unused_doc_ids:
+            hit = docs.get(doc_id)
+            label = md_text(hit.title) if hit and hit.title.strip() else ""
+            source = f", {md_text(hit.source)}" if hit and hit.source.strip() else ""
+            ident = md_code(doc_id)
+            out.append(f"  - {label}{source} ({ident})" if label else f"  - {ident}{source}")
+    else:
+        out.append("- Retrieved but not cited: none")
+    return [*out, ""]
+
+
+def _notes(result: TurnResult) -> list[str]:
+    notes = [n for n in result.summary.notes if n.strip()]
+    if not notes:
+        return []
+    return ["### Notes", "", *(f"- {md_text(n)}" for n in notes), ""]
+
+
+def _mapping(data: dict[str, Any], indent: str = "") -> list[str]:
+    """Settings as a nested list (in their own order): keys as text, values in code spans."""
+    out = []
+    for key in data:
+        value = data[key]
+        if isinstance(value, dict) and value:
+            out.append(f"{indent}- {md_text(key) or '(empty key)'}:")
+            out += _mapping(value, indent + "  ")
+        else:
+            shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+            out.append(f"{indent}- {md_text(key) or '(empty key)'}: {md_code(shown)}")
+    return out
+
+
+def _turn_method(result: TurnResult, created: str | None) -> list[str]:
+    plan = result.plan
+    out = []
+    if created:
+        out.append(f"- Date: {md_text(created)}")
+    out.append(f"- Index: {md_code(result.index)}")
+    out.append(f"- Summary: {md_text(result.summary.method)}")
+    out.append(f"- Root query: {md_code(plan.root_query)}")
+    if plan.perspectives:
+        shown = "; ".join(
+            md_text(p.text) + f" ({md_text(p.role)}" + (f", {p.side})" if p.side else ")")
+            for p in plan.perspectives
+        )
+        out.append(f"- Query perspectives: {shown}")
+    if plan.aspects:
+        out.append("- Aspects: " + "; ".join(md_text(a.text) for a in plan.aspects))
+    if plan.constraints:
+        shown = "; ".join(
+            ("not " if c.negated else "")
+            + f"{md_text(c.dimension)} = {md_code(c.value)}"
+            + (" (hard)" if c.hard else " (soft)")
+            for c in plan.constraints
+        )
+        out.append(f"- Constraints: {shown}")
+    if result.model:
+        out.append("- Model:")
+        out += _mapping(result.model, "  ")
+    if result.retrieval:
+        out.append("- Retrieval settings:")
+        out += _mapping(result.retrieval, "  ")
+    if result.timings:
+        shown = ", ".join(f"{md_text(k)} {v:.2f} s" for k, v in result.timings.items())
+        out.append(f"- Stage timings: {shown}")
+    return out
+
+
+def _turn(
+    result: TurnResult,
+    number: int | None,
+    created: str | None,
+    notes: _Footnotes,
+    *,
+    method: bool,
+) -> list[str]:
+    prefix = f"{number}. " if number is not None else ""
+    out = [f"## {prefix}{md_text(result.question) or '(empty question)'}", ""]
+    out += _claims(result, notes)
+    out += _balance(result)
+    out += _notes(result)
+    if method:
+        out += ["### Method", "", *_turn_method(result, created), ""]
+    footnotes = notes.flush()
+    if footnotes:
+        out += [*footnotes, ""]
+    return out
+
+
+def _join(lines: Iterable[str]) -> str:
+    text = "\n".join(lines)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"
+
+
+# --------------------------------------------------------------------------- public
+
+
+def turn_to_markdown(
+    result: TurnResult, *, number: int | None = None, created: str | None = None
+) -> str:
+    """One turn as Markdown, with its own footnotes and method section."""
+    return _join(_turn(result, number, created, _Footnotes(), method=True))
+
+
+def session_to_markdown(info: SessionInfo, turns: list[StoredTurn]) -> str:
+    """A whole session: every turn, then the "Method" appendix."""
+    title = md_text(info.title) or f"Session {info.id}"
+    out = [
+        f"# {title}",
+        "",
+        f"Sphere session {info.id} on index {md_code(info.index)}: "
+        f"{_count(len(turns), 'question')}, "
+        f"created {md_text(info.created)}.",
+        "",
+    ]
+    notes = _Footnotes()
+    for n, turn in enumerate(turns, 1):
+        out += _turn(turn.result, n, turn.created, notes, method=False)
+    if not turns:
+        out += ["*This session has no questions yet.*", ""]
+    out += ["## Method", ""]
+    out.append(f"- Index: {md_code(info.index)}")
+    out.append(f"- Embedder: {md_code(info.embedder)}")
+    if info.model:
+        out.append("- Model:")
+        out += _mapping(info.model, "  ")
+    out.append(f"- Session created: {md_text(info.created)}; last updated: {md_text(info.updated)}")
+    if info.settings:
+        out.append("- Settings at the start of the session:")
+        out += _mapping(info.settings, "  ")
+    out.append("")
+    for n, turn in enumerate(turns, 1):
+        out += [f"### Question {n}", "", *_turn_method(turn.result, turn.created), ""]
+    return _join(out)
