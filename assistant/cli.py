@@ -21,6 +21,8 @@ COMMANDS: list[tuple[str, str]] = [
     ("assistant.commands.config_cmd", "config_group"),
     ("assistant.commands.index_cmd", "index_group"),
     ("assistant.commands.search_cmd", "search_command"),
+    ("assistant.commands.sessions_cmd", "sessions_group"),
+    ("assistant.commands.export_cmd", "export_command"),
 ]
 
 
