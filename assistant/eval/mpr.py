@@ -342,7 +342,14 @@ class MPRRun:
         reviews, owner = build_reviews(data, distribution)
         self.n_reviews = len(reviews)
         self.layout = PassageLayout(owner, len(data.item_ids))
-        self.R = embed(reviews)
+        if distribution in ("one_rare", "one_popular"):
+            # their reviews are a subset of the disjoint corpus: embed (and cache) that once
+            full, _ = build_reviews(data, "disjoint")
+            vecs = embed(full)
+            row = {t: n for n, t in enumerate(full)}
+            self.R = vecs[[row[t] for t in reviews]]
+        else:
+            self.R = embed(reviews)
         self.Q = embed([q.text for q in self.queries])
         if aspects_mode == "gold":
             self.aspects = [q.gold_aspects for q in self.queries]
