@@ -94,10 +94,14 @@ class _Footnotes:
         return lines
 
 
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 def _reference(ref: Reference) -> str:
-    parts = [md_text(ref.title or ref.doc_id) + "."]
+    parts = [_sentence(md_text(ref.title or ref.doc_id))]
     if ref.source:
-        parts.append(md_text(ref.source) + ".")
+        parts.append(_sentence(md_text(ref.source)))
     where = []
     if ref.path:
         where.append(md_code(ref.path))

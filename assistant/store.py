@@ -434,7 +434,8 @@ class SessionStore:
                     now,
                     index,
                     embedder,
-                    str(model.get("path", "") or ""),
+                    # the pipeline's model_info() calls the GGUF path "gguf"
+                    str(model.get("path") or model.get("gguf") or ""),
                     str(model.get("sha256", "") or ""),
                     _dumps(model),
                     _dumps(settings or {}),
