@@ -414,7 +414,8 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         for v in _split_values(m.group("what")):
             value = _source_value(v)
             if value and value.lower() not in ("the", "other", "any", "some"):
-                add("source", value, _trim(q, m.start(), m.end()), hard=False)
+                only = m.group(0).lower().startswith("only")
+                add("source", value, _trim(q, m.start(), m.end()), hard=only)
     for m in re.finditer(
         r"\b(?P<neg>not\s+from\s+|except\s+|excluding\s+)?(?:from\s+|on\s+|site:)?(?P<d>[\w\-]+\.(?:com|org|net|gov|edu|io|co\.uk|ac\.uk|news|info))\b",
         q,
@@ -500,7 +501,8 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
     for m in re.finditer(
         r"\b(?P<neg>not\s+)?(?:for|aimed at|written for|suitable for|targeted at|"
         r"geared (?:toward|to)s?|"
-        r"accessible to|understandable (?:by|to)|intended for|meant for)\s+(?P<a>" + aud + r")\b",
+        r"accessible to|understandable (?:by|to)|intended for|meant for)\s+(?:an?\s+|the\s+)?"
+        r"(?P<a>" + aud + r")\b",
         q,
         re.I,
     ):
@@ -530,8 +532,11 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
 
     # ---- keywords: must-not ("but not X", "except X", "without X"), must ("mentioning X", quotes)
     for m in re.finditer(
-        r"\b(?P<cue>but not|except(?: for)?|excluding|other than|apart from|"
-        r"(?:that|which) (?:do not|don't|does not|doesn't) "
+        r"\b(?P<cue>(?:exclude|excluding|omit|avoid|skip|ignore|drop)\s+(?:any\s+|all\s+)?"
+        r"(?:\w+\s+)?(?:that|which)\s+(?:mention|contain|include|discuss)(?:e?s)?|"
+        r"but not|except(?: for)?|excluding|other than|apart from|"
+        r"(?:(?:that|which|it|they)\s+)?(?:do not|don't|does not|doesn't|must not|mustn't|"
+        r"should not|shouldn't|may not|cannot|can't) "
         r"(?:mention|contain|include|discuss|talk about)|"
         r"not (?:mentioning|containing|including|about)|without(?: (?:mentioning|the words?|any))?|"
         r"with no|free of|minus)\s+",
@@ -560,8 +565,16 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         q,
         re.I,
     ):
-        if re.search(
-            r"\b(?:not|n't|don't|doesn't)\s*$", q[max(0, m.start() - 12) : m.start() + 1], re.I
+        if (
+            re.search(
+                r"\b(?:not|n't|don't|doesn't)\s*$", q[max(0, m.start() - 12) : m.start() + 1], re.I
+            )
+            or re.search(  # "without mentioning X", "exclude documents that mention X"
+                r"\b(?:not|never|without|exclude|excluding|omit|avoid|skip|ignore|drop)\b"
+                r"[^,;.?!]{0,30}$",
+                q[max(0, m.start() - 40) : m.start() + 1],
+                re.I,
+            )
         ):
             continue
         span = _scope(q, m.end())
@@ -569,7 +582,7 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
             for v in _split_values(_span_text(q, span)):
                 add("keyword", v.strip("\"'“”"), (m.start(), span[1]), hard=True)
     for m in re.finditer(r"[\"“](?P<k>[^\"”]{1,60})[\"”]", q):
-        before = q[max(0, m.start() - 16) : m.start()].lower()
+        before = q[max(0, m.start() - 28) : m.start()].lower()
         neg = bool(re.search(r"\b(?:not|without|no|excluding|except)\b", before))
         add("keyword", m.group("k"), (m.start(), m.end()), negated=neg, hard=True)
     return cons, spans

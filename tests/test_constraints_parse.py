@@ -1,0 +1,58 @@
+"""Constraint parsing of natural instructions, negation above all (issue 7, paper 002 §2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.understand import parse_rules
+
+Q = "Is remote work good for productivity"
+
+
+def _cons(question: str) -> list[tuple[str, str, bool]]:
+    return [(c.dimension, c.value.lower(), c.negated) for c in parse_rules(question).constraints]
+
+
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        # must-not keywords: every phrasing yields one negated keyword and no positive twin
+        (", without mentioning insurance", ("keyword", "insurance", True)),
+        ("? It must not mention insurance.", ("keyword", "insurance", True)),
+        ("? Exclude documents that mention insurance.", ("keyword", "insurance", True)),
+        ("? Only documents that do not mention insurance.", ("keyword", "insurance", True)),
+        ("? Find articles without the word \"insurance\".", ("keyword", "insurance", True)),
+        ("? Not in Spanish.", ("language", "es", True)),
+        (", not from news sites", ("source", "news", True)),
+        # the positive forms
+        (", must mention insurance", ("keyword", "insurance", False)),
+        ("? Only documents that mention insurance.", ("keyword", "insurance", False)),
+        ("? Find articles containing the word \"insurance\".", ("keyword", "insurance", False)),
+        ("? Only documents in Spanish.", ("language", "es", False)),
+    ],
+)
+def test_negation_and_its_absence(tail: str, expected: tuple[str, str, bool]) -> None:
+    got = _cons(Q + tail)
+    assert expected in got
+    flipped = (expected[0], expected[1], not expected[2])
+    assert flipped not in got, f"{tail!r} also produced the opposite constraint"
+
+
+def test_length_forms() -> None:
+    assert ("length", "<100", False) in _cons(Q + "? In fewer than 100 words.")
+    assert ("length", ">80", False) in _cons(Q + "? Documents with at least 80 words.")
+    short = parse_rules(Q + "? Only short articles.").constraints
+    assert [(c.dimension, c.value, c.hard) for c in short] == [("length", "short", False)]
+
+
+def test_audience_with_article_and_only_source_is_hard() -> None:
+    aud = parse_rules(Q + ", for a general audience").constraints
+    assert [(c.dimension, c.value, c.hard) for c in aud] == [("audience", "general", False)]
+    src = parse_rules(Q + ", only from government sources").constraints
+    assert [(c.dimension, c.value, c.hard) for c in src] == [("source", "government", True)]
+    preferred = parse_rules(Q + ", from government sources").constraints
+    assert [(c.dimension, c.hard) for c in preferred] == [("source", False)]
+
+
+def test_no_instruction_no_constraint() -> None:
+    assert parse_rules(Q + "?").constraints == []
