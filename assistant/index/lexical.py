@@ -73,7 +73,8 @@ class BM25Index:
             return scores, pids
         kk = min(k, n)
         tokens = tokenize(queries)
-        docs, sc = self.retriever.retrieve(tokens, k=kk, show_progress=False, n_threads=1)
+        # n_threads=0: a plain map; n_threads>=1 starts a thread pool per call (~ms each)
+        docs, sc = self.retriever.retrieve(tokens, k=kk, show_progress=False, n_threads=0)
         docs = np.asarray(docs)
         sc = np.asarray(sc, dtype=np.float32)
         valid = sc > 0  # bm25s pads with zero-score rows when few documents match

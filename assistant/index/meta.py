@@ -53,6 +53,14 @@ CREATE TABLE IF NOT EXISTS skipped (path TEXT NOT NULL, reason TEXT NOT NULL);
 """
 
 
+def is_storage_error(exc: BaseException) -> bool:
+    """SQLite errors that mean "cannot write here", not "the file is damaged"."""
+    msg = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and any(
+        s in msg for s in ("disk is full", "readonly", "read-only", "unable to open", "disk i/o")
+    )
+
+
 class MetaStore:
     """SQLite metadata plus the vector file of one index."""
 
@@ -73,6 +81,8 @@ class MetaStore:
             self.db.execute("PRAGMA foreign_keys=ON")
             version = self.get_info("schema_version")
         except sqlite3.DatabaseError as exc:
+            if is_storage_error(exc):
+                raise  # disk full / read-only: the builder turns it into a clear message
             raise IndexCorruptError(
                 f"the metadata database {self.db_path} is unreadable ({exc})",
                 hint=f"remove it with `sphere index remove {folder.name}` and build it again",
