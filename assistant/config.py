@@ -90,6 +90,9 @@ class IndexSettings(_Section):
     flat_threshold: int = Field(
         200_000, ge=0, description="passages above which an approximate FAISS index is built"
     )
+    approximate: Literal["ivf", "hnsw"] = Field(
+        "ivf", description="approximate FAISS index used above flat_threshold"
+    )
     hnsw_m: int = Field(32, ge=4, le=256)
     ef_search: int = Field(128, ge=8)
     nprobe: int = Field(32, ge=1)
@@ -112,7 +115,7 @@ class Settings(_Section):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)  # type: ignore[arg-type]
     summary: SummarySettings = Field(default_factory=SummarySettings)  # type: ignore[arg-type]
     index: IndexSettings = Field(default_factory=IndexSettings)  # type: ignore[arg-type]
-    ui: UISettings = Field(default_factory=UISettings)  # type: ignore[arg-type]
+    ui: UISettings = Field(default_factory=UISettings)
 
     # where the values came from, for messages; not a setting
     source_file: Path | None = Field(None, exclude=True)

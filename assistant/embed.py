@@ -23,8 +23,11 @@ BUNDLED_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 
 @runtime_checkable
 class Embedder(Protocol):
-    name: str
-    dim: int
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
 
     def encode(
         self,
@@ -145,9 +148,9 @@ class SentenceTransformerEmbedder:
             raise ModelError(f"cannot load embedder from {path}: {exc}") from exc
         if max_seq_length:
             self._model.max_seq_length = min(max_seq_length, self._model.max_seq_length or 512)
-        get_dim = getattr(self._model, "get_embedding_dimension", None)
+        get_dim: Any = getattr(self._model, "get_embedding_dimension", None)
         get_dim = get_dim or self._model.get_sentence_embedding_dimension
-        self.dim = int(get_dim())
+        self.dim: int = int(get_dim())
         self.batch_size = batch_size
         self._lock = threading.Lock()
 

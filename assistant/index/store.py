@@ -153,7 +153,7 @@ class Index:
 
     def search_bm25(self, queries: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:  # bm25s keeps per-call state on the retriever
-            return self.bm25.search(queries, k)  # type: ignore[no-any-return]
+            return self.bm25.search(queries, k)
 
     def vectors(self, passage_ids: np.ndarray) -> np.ndarray:
         """Stored unit vectors of the given passages, (n, dim) float32."""

@@ -78,6 +78,7 @@ def build_index(
     """
     import faiss
 
+    base: Any
     if spec.kind == "flat":
         base = faiss.IndexFlatIP(dim)
     elif spec.kind == "ivf":
@@ -128,7 +129,7 @@ def set_search_params(index: Any, spec: dict[str, Any] | None) -> None:
 
     if not spec:
         return
-    base = faiss.downcast_index(index.index) if hasattr(index, "index") else index
+    base: Any = faiss.downcast_index(index.index) if hasattr(index, "index") else index
     params = spec.get("params", {})
     if spec.get("kind") == "hnsw":
         base.hnsw.efSearch = int(params.get("ef_search", 128))

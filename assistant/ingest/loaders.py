@@ -194,9 +194,9 @@ def _load_pdf(path: Path, data: bytes) -> tuple[str, list[tuple[int, int]], str]
         reader = PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted:
             try:
-                ok = reader.decrypt("")
+                ok = bool(reader.decrypt(""))
             except Exception:
-                ok = 0
+                ok = False
             if not ok:
                 raise _Skip("password-protected PDF (remove the password to index it)")
         parts: list[str] = []
