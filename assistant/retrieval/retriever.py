@@ -1,0 +1,548 @@
+"""The perspective-aware retriever: QueryPlan → per-side ranked documents (DESIGN §2).
+
+One call of :meth:`Retriever.retrieve` does, for one question:
+
+1. **Queries** (:func:`query_texts`): the question (and the root query when it
+   differs), the two claims (``plan.claims[0]`` is the pro side, ``[1]`` the con
+   side) plus the perspectives that name a side, and the aspects (when ≥ 2) —
+   all encoded in one batched encoder call.
+2. **Candidates**: one batched FAISS search and one batched BM25 call; the
+   union of the returned passages is the candidate pool. FAISS only nominates:
+   every dense score below is recomputed exactly from the stored unit vectors
+   (:meth:`Index.vectors`), so an approximate (HNSW) index yields the same
+   scores as a flat one for the passages it returns.
+3. **Channels**: each query text t scores every pool passage c by a convex
+   combination of normalised dense and lexical evidence,
+   ``h_t(c) = (1 − λ)·cos(t, c) + λ·bm25(t, c) / max bm25(t, ·)``
+   (Bruch, Gai & Ingber 2023, "An analysis of fusion functions for hybrid
+   retrieval": a tuned convex combination beats RRF).
+4. **Topic**: the question channel with Rocchio pseudo-relevance feedback on
+   the dense side (q' = q + β·mean of the best passages of the top-m
+   documents; Rocchio 1971), mixed with aspect fusion across the plan's aspects
+   (paper 003 §4.3.3, the aggregator from settings) when η > 0.
+5. **Sides**: the side channel of claim s is PAP+ with the root query as the
+   perspective projected out (paper 000 §3.1, DESIGN §4): cos(c_s,r, d_r) keeps
+   what tells the claim apart from the shared topic. A degenerate projection
+   (the claim is the root) falls back to the plain cosine
+   (:class:`~assistant.retrieval.pap.Projection`).
+6. **Documents**: late fusion passages → documents (paper 003 eq. 1, mean of
+   the top-K_R passages), the constraint hook (:func:`apply_constraints`), side
+   assignment (a document goes to the side whose claim channel it scores
+   higher on — never to both), per-side ranking by
+   ``(1 − γ)·topic + γ·side``, optional MMR diversity, the cut at k.
+
+Each :class:`~assistant.models.DocumentHit` carries its best passages and a
+``scores`` dict (``dense``, ``bm25``, ``topic``, ``side:pro``, ``side:con``,
+``aspect:<text>``, ``fused``) with the numbers behind its rank.
+
+The plain modes rank with the question alone — ``dense`` (cosine), ``bm25``
+(normalised BM25), ``hybrid`` (RRF of the two document rankings) — then split
+the list into sides by the same assignment.
+
+The ``sphere`` parameters (:class:`SphereParams`) were chosen by
+cross-validation in ``sphere eval persphere`` (see ``docs/RETRIEVAL.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import numpy as np
+
+from assistant.config import RetrievalSettings
+from assistant.embed import Embedder
+from assistant.errors import InputError
+from assistant.index.search import hydrate
+from assistant.index.store import Index
+from assistant.models import SIDES, Constraint, DocumentHit, Progress, QueryPlan, Side
+from assistant.retrieval.constraints import check_constraints
+from assistant.retrieval.fusion import (
+    SCORE_AGGREGATORS,
+    aggregate_aspect_scores,
+    borda,
+    mmr,
+    reciprocal_rank_fusion,
+    round_robin,
+)
+from assistant.retrieval.pap import Projection
+
+Mode = Literal["dense", "bm25", "hybrid", "sphere"]
+MODES: tuple[str, ...] = ("dense", "bm25", "hybrid", "sphere")
+ProgressFn = Callable[[Progress], None]
+
+
+@dataclass(frozen=True)
+class SphereParams:
+    """Parameters of the ``sphere`` mode (defaults: ``sphere eval persphere --cv``)."""
+
+    lexical_weight: float = 0.15  # λ: normalised BM25 against cosine
+    side_weight: float = 0.2  # γ: side (claim) channel against the topic
+    prf_weight: float = 1.0  # β: Rocchio feedback on the dense side (0 = off)
+    prf_docs: int = 3  # m: feedback documents
+    aspect_weight: float = 0.0  # η: aspect fusion against the whole question
+    side_pap: bool = True  # side channel = PAP+ of the claim with the root projected out
+    balanced_sides: bool = True  # centre the side margin over the top documents
+    use_mmr: bool = False  # MMR on each side's list (λ = settings.mmr_lambda)
+    search_claims: bool = False  # claims get their own FAISS candidates (else re-scored only)
+    candidates: int = 200  # passages per query from FAISS and from BM25
+    max_passages: int = 3  # evidence passages kept per document
+
+
+def params_from_settings(settings: RetrievalSettings) -> SphereParams:
+    return replace(SphereParams(), candidates=settings.candidates)
+
+
+# --------------------------------------------------------------------------- plan → queries
+
+
+@dataclass(frozen=True)
+class PlanQueries:
+    """The texts a plan contributes, by role (see :func:`plan_queries`)."""
+
+    topic: tuple[str, ...]  # question, then root query if different
+    sides: dict[Side, tuple[str, ...]]  # claim, then sided perspectives
+    aspects: tuple[str, ...]
+
+    @property
+    def texts(self) -> list[str]:
+        out: list[str] = []
+        for t in (*self.topic, *self.sides["pro"], *self.sides["con"], *self.aspects):
+            if t not in out:
+                out.append(t)
+        return out
+
+    @property
+    def two_sided(self) -> bool:
+        """True when the two sides have something that tells them apart."""
+        return bool(self.sides["pro"] or self.sides["con"]) and (
+            self.sides["pro"] != self.sides["con"]
+        )
+
+
+def plan_queries(plan: QueryPlan) -> PlanQueries:
+    question = " ".join((plan.question or plan.root_query or "").split())
+    root = " ".join((plan.root_query or "").split()) or question
+    topic = (question,) if root == question else (question, root)
+    sides: dict[Side, list[str]] = {"pro": [], "con": []}
+    for side, claim in zip(SIDES, plan.claims, strict=False):
+        c = " ".join((claim or "").split())
+        if c:
+            sides[side].append(c)
+    for p in plan.perspectives:
+        t = " ".join(p.text.split())
+        if p.side in SIDES and t and t not in sides[p.side]:
+            sides[p.side].append(t)
+    aspects = tuple(dict.fromkeys(" ".join(a.text.split()) for a in plan.aspects if a.text.strip()))
+    if len(aspects) < 2:  # a single aspect is the question again: nothing to fuse
+        aspects = ()
+    return PlanQueries(
+        tuple(t for t in topic if t), {s: tuple(v) for s, v in sides.items()}, aspects
+    )
+
+
+def query_texts(plan: QueryPlan) -> list[str]:
+    """The texts encoded for a plan, in order, deduplicated (what ``qvecs`` rows are)."""
+    return plan_queries(plan).texts
+
+
+def apply_constraints(
+    index: Index, doc_rows: np.ndarray, constraints: Sequence[Constraint]
+) -> np.ndarray:
+    """Hook for document-level constraints (InfoSearch dimensions, paper 002; issue 7).
+
+    Takes candidate document rows (best first) and returns the rows that pass
+    the hard constraints, in the same order
+    (:func:`assistant.retrieval.constraints.check_constraints`).
+    """
+    return check_constraints(index, doc_rows, constraints).rows
+
+
+# --------------------------------------------------------------------------- retriever
+
+
+@dataclass
+class _Pool:
+    """Candidate passages with the exact scores of every query text."""
+
+    pids: np.ndarray  # (P,) sorted passage ids
+    doc_rows: np.ndarray  # (P,) document row of each passage
+    vectors: np.ndarray | None  # (P, d) stored unit vectors
+    qvecs: np.ndarray | None  # (m, d) query vectors, rows as ``texts``
+    dense: np.ndarray | None  # (m, P) cosines
+    bm25: np.ndarray | None  # (m, P) BM25 / max BM25 of the query (0 = not retrieved)
+    row: dict[str, int]  # text -> row of qvecs / dense / bm25
+
+
+class Retriever:
+    """Perspective-aware retrieval over one :class:`Index` (see the module docstring).
+
+    ``retrieve(plan, k=…)`` → ``{"pro": [DocumentHit…], "con": […]}``; the two
+    lists are disjoint and each holds at most ``k`` documents.
+    """
+
+    def __init__(
+        self,
+        index: Index,
+        embedder: Embedder | None,
+        settings: RetrievalSettings | None = None,
+        *,
+        params: SphereParams | None = None,
+    ) -> None:
+        self.index = index
+        self.embedder = embedder
+        self.settings = settings or RetrievalSettings()  # type: ignore[call-arg]
+        self.params = params or params_from_settings(self.settings)
+        # what the last retrieval's constraints left too thin (for Summary.notes)
+        self.last_notes: list[str] = []
+
+    # ------------------------------------------------------------------ public
+    def retrieve(
+        self,
+        plan: QueryPlan,
+        *,
+        k: int | None = None,
+        progress: ProgressFn | None = None,
+        mode: str | None = None,
+    ) -> dict[Side, list[DocumentHit]]:
+        """Per-side ranked documents for ``plan`` (at most ``k`` per side)."""
+        mode = self._mode(mode)
+        texts = query_texts(plan)
+        if not texts:
+            raise InputError("the question is empty", hint="type a question to search for")
+        qvecs = None
+        if self.embedder is not None:
+            if progress:
+                progress(Progress("retrieving", 0, 3, "encoding the question"))
+            qvecs = self.embedder.encode(texts)
+        elif mode != "bm25":
+            raise InputError(f"retrieval mode '{mode}' needs an embedder", hint="use mode bm25")
+        return self.retrieve_encoded(plan, qvecs, k=k, progress=progress, mode=mode)
+
+    def retrieve_encoded(
+        self,
+        plan: QueryPlan,
+        qvecs: np.ndarray | None,
+        *,
+        k: int | None = None,
+        progress: ProgressFn | None = None,
+        mode: str | None = None,
+    ) -> dict[Side, list[DocumentHit]]:
+        """:meth:`retrieve` with ``qvecs`` = the vectors of :func:`query_texts` (no encoder)."""
+        mode = self._mode(mode)
+        self.last_notes = []
+        k = int(k or self.settings.k)
+        emit = progress or (lambda _p: None)
+        pq = plan_queries(plan)
+        if not pq.texts:
+            raise InputError("the question is empty", hint="type a question to search for")
+        if qvecs is not None and len(qvecs) != len(pq.texts):
+            raise ValueError(f"expected {len(pq.texts)} query vectors, got {len(qvecs)}")
+        emit(Progress("retrieving", 1, 3, "searching the index"))
+        pool = self._pool(pq, None if mode == "bm25" else qvecs, mode)
+        emit(Progress("retrieving", 2, 3, "ranking per side"))
+        hits = self._rank(plan, pq, pool, mode, k) if len(pool.pids) else {"pro": [], "con": []}
+        emit(Progress("retrieving", 3, 3, f"{len(hits['pro'])} + {len(hits['con'])} documents"))
+        return hits
+
+    def _mode(self, mode: str | None) -> str:
+        m = mode or self.settings.mode
+        if m not in MODES:
+            raise InputError(f"unknown retrieval mode {m!r}", hint=f"use one of {', '.join(MODES)}")
+        return m
+
+    # ------------------------------------------------------------------ candidates
+    def _pool(self, pq: PlanQueries, qvecs: np.ndarray | None, mode: str) -> _Pool:
+        texts = pq.texts
+        row = {t: i for i, t in enumerate(texts)}
+        c = self.params.candidates
+        found: list[np.ndarray] = []
+        if qvecs is not None:
+            qvecs = np.asarray(qvecs, dtype=np.float32)
+            searched = [row[t] for t in pq.topic]
+            if mode == "sphere" and self.params.search_claims:
+                searched += [row[t] for s in SIDES for t in pq.sides[s]]
+            _s, ids = self.index.search_dense(qvecs[sorted(set(searched))], c)
+            found.append(ids.ravel())
+        bm_s = bm_p = None
+        # BM25 for the topic and side texts; aspects only when aspect fusion is on
+        lexical = list(dict.fromkeys([*pq.topic, *(t for s in SIDES for t in pq.sides[s])]))
+        if mode == "sphere" and self.params.aspect_weight > 0:
+            lexical += [a for a in pq.aspects if a not in lexical]
+        if mode == "dense":
+            lexical = []
+        if lexical:
+            bm_s, bm_p = self.index.search_bm25(lexical, c)
+            found.append(bm_p.ravel())
+        allp = np.concatenate(found) if found else np.zeros(0, np.int64)
+        pids = np.unique(allp[allp >= 0])
+        doc_rows = self.index.doc_index(pids) if len(pids) else np.zeros(0, np.int64)
+        pids, doc_rows = pids[doc_rows >= 0], doc_rows[doc_rows >= 0]
+        vectors = dense = None
+        if qvecs is not None and len(pids):
+            vectors = self.index.vectors(pids)
+            dense = qvecs @ vectors.T
+        bm = None
+        if bm_s is not None and bm_p is not None:
+            bm = np.zeros((len(texts), len(pids)), np.float32)
+            for j, t in enumerate(lexical):
+                ok = bm_p[j] >= 0
+                top = float(bm_s[j][ok].max()) if ok.any() else 0.0
+                if top <= 0 or not len(pids):
+                    continue
+                pos = np.searchsorted(pids, bm_p[j][ok])
+                bm[row[t], pos] = bm_s[j][ok] / top
+        return _Pool(pids, doc_rows, vectors, qvecs, dense, bm, row)
+
+    # ------------------------------------------------------------------ channels
+    def _hybrid(self, pool: _Pool, text: str, dense: np.ndarray | None = None) -> np.ndarray:
+        """h_t(c): convex combination of cosine and normalised BM25 (module step 3)."""
+        i = pool.row[text]
+        d = dense if dense is not None else (pool.dense[i] if pool.dense is not None else None)
+        b = pool.bm25[i] if pool.bm25 is not None else None
+        if d is None:
+            assert b is not None
+            return b
+        if b is None:
+            return d
+        lam = self.params.lexical_weight
+        return (1.0 - lam) * d + lam * b
+
+    def _side_channel(self, pool: _Pool, pq: PlanQueries, text: str, mode: str) -> np.ndarray:
+        """Guarded PAP+ of a side text with the root query projected out (module step 5)."""
+        if pool.dense is None or pool.vectors is None or pool.qvecs is None:
+            return self._hybrid(pool, text)
+        i = pool.row[text]
+        if mode != "sphere" or not self.params.side_pap:
+            return pool.dense[i] if mode != "sphere" else self._hybrid(pool, text)
+        root = pool.qvecs[pool.row[pq.topic[-1]]]
+        proj = Projection.of(pool.qvecs[i], root, self.settings.pap_alpha)
+        c_dot_p = pool.vectors @ proj.p
+        qp_dot_c = pool.vectors @ proj.q_p
+        pap_plus = proj.rescore_plus(qp_dot_c, c_dot_p, 1.0, q_dot_c=pool.dense[i])
+        return self._hybrid(pool, text, dense=pap_plus)
+
+    # ------------------------------------------------------------------ ranking
+    def _rank(
+        self, plan: QueryPlan, pq: PlanQueries, pool: _Pool, mode: str, k: int
+    ) -> dict[Side, list[DocumentHit]]:
+        p = self.params
+        k_r = self.settings.k_r
+        # passage-level channels, (P,) each
+        ch: dict[str, np.ndarray] = {}
+        q0 = pq.topic[0]
+        if pool.dense is not None:
+            ch["dense"] = pool.dense[pool.row[q0]]
+        if pool.bm25 is not None:
+            ch["bm25"] = pool.bm25[pool.row[q0]]
+        if mode == "dense":
+            ch["topic"] = np.mean([pool.dense[pool.row[t]] for t in pq.topic], axis=0)  # type: ignore[index]
+        elif mode == "bm25":
+            ch["topic"] = np.mean([pool.bm25[pool.row[t]] for t in pq.topic], axis=0)  # type: ignore[index]
+        elif mode == "sphere":
+            ch["topic"] = np.mean([self._hybrid(pool, t) for t in pq.topic], axis=0)
+        else:  # hybrid ranks documents by RRF; passages (evidence) by cosine
+            ch["topic"] = ch["dense"]
+        for side in SIDES:
+            if pq.sides[side]:
+                vals = [self._side_channel(pool, pq, t, mode) for t in pq.sides[side]]
+                ch[f"side:{side}"] = np.mean(vals, axis=0)
+        if mode == "sphere" and pq.aspects and p.aspect_weight > 0:
+            for a in pq.aspects:
+                ch[f"aspect:{a}"] = self._hybrid(pool, a)
+        rows, first, doc_ch = _late_fusion(pool.doc_rows, ch, k_r)
+        if mode == "hybrid":
+            doc_ch["topic"] = _rrf_scores(doc_ch["dense"], doc_ch["bm25"], self.settings.rrf_k)
+        if mode == "sphere":
+            self._refine_topic(pool, pq, rows, first, doc_ch, ch, k_r)
+        # constraint hook: filter candidate documents, keep order
+        order = np.argsort(-doc_ch["topic"], kind="stable")
+        checked = check_constraints(
+            self.index, rows[order], plan.constraints, doc_ch["topic"][order]
+        )
+        keep_mask = np.isin(rows, checked.rows)
+        if checked.boost is not None:  # soft re-weighting + compliance (constraints module)
+            doc_ch["constraints"] = np.zeros(len(rows), np.float32)
+            doc_ch["constraints"][np.searchsorted(rows, checked.rows)] = checked.boost
+        # side assignment and per-side scores
+        side_of = self._assign(doc_ch, pq, len(rows), k)
+        hits: dict[Side, list[DocumentHit]] = {"pro": [], "con": []}
+        for s_idx, side in enumerate(SIDES):
+            mine = np.flatnonzero((side_of == s_idx) & keep_mask)
+            if not len(mine):
+                continue
+            score = doc_ch["topic"][mine].copy()
+            if mode == "sphere" and f"side:{side}" in doc_ch and pq.two_sided:
+                score = (1.0 - p.side_weight) * score + p.side_weight * doc_ch[f"side:{side}"][mine]
+            if "constraints" in doc_ch:
+                score = score + doc_ch["constraints"][mine]
+            order = mine[np.lexsort((rows[mine], -score))]
+            fused = dict(zip(order.tolist(), np.sort(score)[::-1].tolist(), strict=True))
+            if mode == "sphere" and p.use_mmr and pool.vectors is not None:
+                top = order[: max(4 * k, 40)]
+                rel = np.array([fused[i] for i in top])
+                emb = pool.vectors[first[top]]
+                order = top[mmr(rel, emb, k, self.settings.mmr_lambda)]
+            order = order[:k]
+            hits[side] = self._hydrate(pool, ch, rows, doc_ch, order, fused, side)
+        if plan.constraints:
+            per_side = {s: int(((side_of == i) & keep_mask).sum()) for i, s in enumerate(SIDES)}
+            self.last_notes = checked.notes(per_side if pq.two_sided else None)
+        return hits
+
+    def _refine_topic(
+        self,
+        pool: _Pool,
+        pq: PlanQueries,
+        rows: np.ndarray,
+        first: np.ndarray,
+        doc_ch: dict[str, np.ndarray],
+        ch: dict[str, np.ndarray],
+        k_r: int,
+    ) -> None:
+        """Rocchio feedback and aspect fusion on the topic channel (module step 4)."""
+        p = self.params
+        if (
+            p.prf_weight > 0
+            and p.prf_docs > 0
+            and pool.dense is not None
+            and pool.qvecs is not None
+        ):
+            assert pool.vectors is not None
+            top = np.argsort(-doc_ch["topic"], kind="stable")[: p.prf_docs]
+            centroid = pool.vectors[_best_passages(pool.doc_rows, ch["topic"], rows[top])].mean(0)
+            topic_rows = [pool.row[t] for t in pq.topic]
+            q = pool.qvecs[topic_rows].mean(0) + p.prf_weight * centroid
+            q /= max(float(np.linalg.norm(q)), 1e-12)
+            dense_prf = pool.vectors @ q
+            lam = p.lexical_weight
+            bm = np.mean([pool.bm25[i] for i in topic_rows], 0) if pool.bm25 is not None else None
+            topic = dense_prf if bm is None else (1.0 - lam) * dense_prf + lam * bm
+            ch["topic"] = topic
+            _r, _f, fused = _late_fusion(pool.doc_rows, {"topic": topic}, k_r)
+            doc_ch["prf"] = fused["topic"]
+            doc_ch["topic"] = fused["topic"]
+        if pq.aspects and p.aspect_weight > 0:
+            per = np.stack([doc_ch[f"aspect:{a}"] for a in pq.aspects])
+            agg = _aggregate(per, self.settings.aspect_aggregator)
+            doc_ch["aspects"] = agg
+            doc_ch["topic"] = (1.0 - p.aspect_weight) * doc_ch["topic"] + p.aspect_weight * agg
+
+    def _assign(self, doc_ch: dict[str, np.ndarray], pq: PlanQueries, n: int, k: int) -> np.ndarray:
+        """0 = pro, 1 = con: the side whose claim the document fits better.
+
+        "Better" is relative: the margin side:con − side:pro is centred on its
+        median over the 2k documents most relevant to the topic, because one
+        claim is usually closer to the topic than the other and would otherwise
+        take nearly every document (measured on PerSphere: the uncentred rule
+        fills one side with the relevant documents and the other with weak ones).
+        Without anything that tells the sides apart every document goes to pro;
+        a plan with one side only (a one-sided request) puts everything there.
+        """
+        if not pq.two_sided:
+            only = 1 if (pq.sides["con"] and not pq.sides["pro"]) else 0
+            return np.full(n, only, dtype=np.int64)
+        margin = doc_ch["side:con"] - doc_ch["side:pro"]
+        if self.params.balanced_sides and n:
+            top = np.argsort(-doc_ch["topic"], kind="stable")[: 2 * k]
+            margin = margin - float(np.median(margin[top]))
+        doc_ch["side_margin"] = margin
+        return (margin > 0).astype(np.int64)
+
+    def _hydrate(
+        self,
+        pool: _Pool,
+        ch: dict[str, np.ndarray],
+        rows: np.ndarray,
+        doc_ch: dict[str, np.ndarray],
+        order: np.ndarray,
+        fused: dict[int, float],
+        side: Side,
+    ) -> list[DocumentHit]:
+        sel = rows[order]
+        gamma = self.params.side_weight if f"side:{side}" in ch else 0.0
+        passage_score = (1.0 - gamma) * ch["topic"] + gamma * ch.get(f"side:{side}", 0.0)
+        evidence: dict[int, list[tuple[int, float]]] = {}
+        want = np.isin(pool.doc_rows, sel)
+        for j in np.flatnonzero(want):
+            evidence.setdefault(int(pool.doc_rows[j]), []).append(
+                (int(pool.pids[j]), float(passage_score[j]))
+            )
+        for items in evidence.values():
+            items.sort(key=lambda x: -x[1])
+            del items[self.params.max_passages :]
+        per_method = {name: (sel, vals[order]) for name, vals in doc_ch.items()}
+        scores = np.array([fused[int(i)] for i in order], dtype=np.float32)
+        hits = hydrate(self.index, sel, scores, evidence, per_method, self.params.max_passages)
+        for h in hits:
+            h.side = side
+            h.scores["fused"] = h.score
+        return hits
+
+
+# --------------------------------------------------------------------------- numpy helpers
+
+
+def _late_fusion(
+    passage_docs: np.ndarray, channels: dict[str, np.ndarray], k_r: int
+) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Per-document mean of the top-K_R passage scores of every channel (paper 003 eq. 1).
+
+    Returns (document rows, index of each document's first pool passage, channel → (D,)).
+    """
+    rows, inverse = np.unique(passage_docs, return_inverse=True)
+    first = np.zeros(len(rows), dtype=np.int64)
+    first[inverse[::-1]] = np.arange(len(inverse))[::-1]
+    out: dict[str, np.ndarray] = {}
+    counts = np.bincount(inverse, minlength=len(rows))
+    for name, s in channels.items():
+        if k_r == 1 or counts.max() == 1:
+            best = np.full(len(rows), -np.inf, dtype=np.float64)
+            np.maximum.at(best, inverse, s)
+            out[name] = best.astype(np.float32)
+            continue
+        order = np.lexsort((-s, inverse))
+        inv_o = inverse[order]
+        starts = np.r_[0, np.cumsum(counts)[:-1]]
+        slot = np.arange(len(order)) - starts[inv_o]
+        keep = slot < k_r
+        sums = np.bincount(inv_o[keep], weights=s[order][keep], minlength=len(rows))
+        out[name] = (sums / np.minimum(counts, k_r)).astype(np.float32)
+    return rows, first, out
+
+
+def _best_passages(passage_docs: np.ndarray, scores: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    """Pool index of the best-scoring passage of each document in ``docs``."""
+    out = []
+    for d in docs:
+        idx = np.flatnonzero(passage_docs == d)
+        out.append(int(idx[np.argmax(scores[idx])]))
+    return np.asarray(out, dtype=np.int64)
+
+
+def _rrf_scores(dense: np.ndarray, bm25: np.ndarray, k: int) -> np.ndarray:
+    """RRF scores of the documents from their dense and BM25 rankings (Cormack et al. 2009)."""
+    runs = [np.argsort(-dense, kind="stable").tolist(), np.argsort(-bm25, kind="stable").tolist()]
+    fused = dict(reciprocal_rank_fusion(runs, k))
+    return np.array([fused[i] for i in range(len(dense))], dtype=np.float32)
+
+
+def _aggregate(per_aspect: np.ndarray, method: str) -> np.ndarray:
+    """Aspect fusion of (A, D) document scores into (D,) (paper 003 §4.3.3).
+
+    Score aggregators take cosines mapped to (0, 1]; rank aggregators become
+    scores (Borda points, or 1/position of the round-robin merge).
+    """
+    if method in SCORE_AGGREGATORS:
+        return aggregate_aspect_scores((1.0 + per_aspect) / 2.0, method)  # type: ignore[arg-type]
+    lists = [np.argsort(-row, kind="stable").tolist() for row in per_aspect]
+    n = per_aspect.shape[1]
+    out = np.zeros(n, dtype=np.float32)
+    if method == "borda":
+        for item, pts in borda(lists):
+            out[item] = pts / max(n, 1)
+    else:
+        for pos, item in enumerate(round_robin(lists), 1):
+            out[item] = 1.0 / pos
+    return out

@@ -1,0 +1,201 @@
+"""The perspective-aware retriever on a tiny real index (bundled MiniLM)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant.config import RetrievalSettings
+from assistant.errors import InputError
+from assistant.index import BuildOptions, Index, build_index
+from assistant.ingest.loaders import FieldMapping
+from assistant.models import Aspect, Constraint, Progress, QueryPerspective, QueryPlan
+from assistant.retrieval import retriever as rmod
+from assistant.retrieval.constraints import ConstraintCheck
+from assistant.retrieval.retriever import Retriever, SphereParams, plan_queries, query_texts
+
+DOCS = {
+    "pro-grades": "Homework helps students practise and remember what they learned; "
+    "daily homework improves grades and builds discipline.",
+    "pro-habits": "Teachers report that regular homework assignments strengthen study "
+    "habits and independent learning.",
+    "con-stress": "Homework should be banned: it causes stress, steals family time and "
+    "does not improve learning in primary school.",
+    "con-sleep": "Too much homework harms children's sleep and health; schools should "
+    "abolish homework.",
+    "bread": "Sourdough bread rises slowly with wild yeast and a long fermentation.",
+    "rockets": "Rockets burn liquid fuel and oxidizer to reach orbit around the Earth.",
+    "cats": "Cats are small domestic felines that purr and hunt mice at night.",
+}
+QUESTION = "Should schools give homework?"
+PLAN = QueryPlan(
+    question=QUESTION,
+    root_query=QUESTION,
+    claims=("Homework is good for students.", "Homework should be banned."),
+)
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory, embedder):  # type: ignore[no-untyped-def]
+    tmp = tmp_path_factory.mktemp("retr")
+    src = tmp / "docs.jsonl"
+    src.write_text(
+        "".join(json.dumps({"id": k, "content": v}) + "\n" for k, v in DOCS.items()),
+        encoding="utf-8",
+    )
+    opts = BuildOptions(mapping=FieldMapping(id_field="id", text_field="content"))
+    build_index(tmp / "idx", "t", [src], embedder, opts)
+    idx = Index.open(tmp / "idx", "t")
+    yield idx
+    idx.close()
+
+
+def _ids(hits):  # type: ignore[no-untyped-def]
+    return {s: [h.doc_id for h in hs] for s, hs in hits.items()}
+
+
+def test_both_sides_disjoint_and_k(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    r = Retriever(index, embedder, RetrievalSettings(k=2))  # type: ignore[call-arg]
+    hits = r.retrieve(PLAN)
+    assert set(hits) == {"pro", "con"}
+    assert 0 < len(hits["pro"]) <= 2 and 0 < len(hits["con"]) <= 2
+    ids = _ids(hits)
+    assert not set(ids["pro"]) & set(ids["con"])
+    assert all(h.side == s for s, hs in hits.items() for h in hs)
+    assert [h.rank for h in hits["pro"]] == list(range(1, len(hits["pro"]) + 1))
+    assert len(r.retrieve(PLAN, k=1)["con"]) == 1
+
+
+def test_pro_document_on_pro_side(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    hits = _ids(Retriever(index, embedder).retrieve(PLAN, k=3))
+    assert hits["pro"][:2] and set(hits["pro"][:2]) == {"pro-grades", "pro-habits"}
+    assert set(hits["con"][:2]) == {"con-stress", "con-sleep"}
+
+
+def test_evidence_and_scores(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    hits = Retriever(index, embedder).retrieve(PLAN, k=3)
+    for hs in hits.values():
+        for h in hs:
+            assert h.passages and h.passages[0].doc_id == h.doc_id
+            assert h.passages[0].text and h.passages[0].text in DOCS[h.doc_id]
+            for key in ("dense", "bm25", "topic", "side:pro", "side:con", "fused"):
+                assert key in h.scores
+            assert h.scores["fused"] == pytest.approx(h.score)
+        scores = [h.score for h in hs]
+        assert scores == sorted(scores, reverse=True)
+    # the side a document is on is the one its claim channel prefers
+    top = hits["pro"][0]
+    assert top.scores["side:pro"] > top.scores["side:con"]
+
+
+def test_aspects_fused(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    plan = QueryPlan(
+        question=QUESTION,
+        root_query=QUESTION,
+        claims=PLAN.claims,
+        aspects=[Aspect("stress"), Aspect("sleep and health")],
+    )
+    r = Retriever(index, embedder, params=SphereParams(aspect_weight=0.5))
+    hits = r.retrieve(plan, k=3)
+    con = hits["con"][0]
+    assert "aspect:stress" in con.scores and "aspects" in con.scores
+    assert len(query_texts(plan)) == 5
+    assert con.doc_id in ("con-stress", "con-sleep")
+
+
+def test_degenerate_perspective_does_not_collapse(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    # the "claim" and the sided perspective are the whole question: q_p ≈ 0 under PAP
+    plan = QueryPlan(
+        question=QUESTION,
+        root_query=QUESTION,
+        perspectives=[QueryPerspective(QUESTION, side="con")],
+        claims=(QUESTION, "Homework should be banned."),
+    )
+    hits = Retriever(index, embedder).retrieve(plan, k=4)
+    both = [h for hs in hits.values() for h in hs]
+    assert all(np.isfinite(h.score) for h in both)
+    top4 = {h.doc_id for h in sorted(both, key=lambda h: -h.scores["topic"])[:4]}
+    assert top4 == {"pro-grades", "pro-habits", "con-stress", "con-sleep"}
+
+
+def test_plain_modes_and_bad_mode(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    for mode in ("dense", "bm25", "hybrid", "sphere"):
+        r = Retriever(index, embedder, RetrievalSettings(mode=mode, k=3))  # type: ignore[call-arg]
+        hits = _ids(r.retrieve(PLAN))
+        top = set(hits["pro"][:2] + hits["con"][:2])
+        assert top <= {"pro-grades", "pro-habits", "con-stress", "con-sleep"}, mode
+    assert Retriever(index, None, RetrievalSettings(mode="bm25")).retrieve(PLAN)["con"]  # type: ignore[call-arg]
+    with pytest.raises(InputError):
+        Retriever(index, None).retrieve(PLAN)
+    with pytest.raises(InputError):
+        Retriever(index, embedder).retrieve(PLAN, mode="nope")
+    with pytest.raises(InputError):
+        Retriever(index, embedder).retrieve(QueryPlan(question=" ", root_query=""))
+
+
+def test_no_claims_one_list(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    plan = QueryPlan(question="rocket fuel", root_query="rocket fuel", intent="factual")
+    hits = Retriever(index, embedder).retrieve(plan, k=2)
+    assert hits["con"] == [] and hits["pro"][0].doc_id == "rockets"
+
+
+def test_constraint_hook_and_progress(index, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    seen: list[Progress] = []
+
+    def drop_first(index, rows, constraints, scores=None):  # type: ignore[no-untyped-def]
+        assert constraints and constraints[0].value == "x"
+        return ConstraintCheck(rows[1:], None, len(rows))
+
+    full = Retriever(index, embedder).retrieve(PLAN, k=10)
+    monkeypatch.setattr(rmod, "check_constraints", drop_first)
+    plan = QueryPlan(
+        question=QUESTION,
+        root_query=QUESTION,
+        claims=PLAN.claims,
+        constraints=[Constraint("keyword", "x")],
+    )
+    cut = Retriever(index, embedder).retrieve(plan, k=10, progress=seen.append)
+    n_full = sum(len(v) for v in full.values())
+    assert sum(len(v) for v in cut.values()) == n_full - 1
+    assert seen and seen[-1].step == seen[-1].total
+
+
+def test_plan_queries_roles() -> None:
+    plan = QueryPlan(
+        question="find evidence against a four-day week",
+        root_query="a four-day week",
+        perspectives=[QueryPerspective("evidence against", side="con")],
+        claims=("A four-day week is good.", "A four-day week is bad."),
+        aspects=[Aspect("productivity")],
+    )
+    pq = plan_queries(plan)
+    assert pq.topic == ("find evidence against a four-day week", "a four-day week")
+    assert pq.sides["con"] == ("A four-day week is bad.", "evidence against")
+    assert pq.aspects == ()  # one aspect is not fused
+    assert pq.two_sided
+
+
+def test_hnsw_index_same_results(tmp_path: Path, embedder, index) -> None:  # type: ignore[no-untyped-def]
+    src = tmp_path / "docs.jsonl"
+    src.write_text(
+        "".join(json.dumps({"id": k, "content": v}) + "\n" for k, v in DOCS.items()),
+        encoding="utf-8",
+    )
+    opts = BuildOptions(
+        flat_threshold=0,
+        approximate="hnsw",
+        mapping=FieldMapping(id_field="id", text_field="content"),
+    )
+    build_index(tmp_path / "idx", "h", [src], embedder, opts)
+    h = Index.open(tmp_path / "idx", "h")
+    try:
+        assert h.manifest["faiss"]["kind"] == "hnsw"
+        a = Retriever(h, embedder).retrieve(PLAN, k=3)
+        b = Retriever(index, embedder).retrieve(PLAN, k=3)
+        assert _ids(a) == _ids(b)
+        assert [x.score for x in a["pro"]] == pytest.approx([x.score for x in b["pro"]], abs=1e-5)
+    finally:
+        h.close()
