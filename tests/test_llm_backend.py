@@ -161,7 +161,7 @@ def test_factory_errors(tmp_path: Path) -> None:
 def test_span_grammar_shape() -> None:
     g = span_grammar("a b: c", max_words=2)
     assert g.gbnf.startswith('root ::= n0 | "NONE"')
-    assert '": c"' in g.gbnf  # the separator is kept verbatim on the edge
+    assert '" c"' in g.gbnf  # the separator is kept verbatim on the edge
     with pytest.raises(PromptError):
         span_grammar("   ")
 

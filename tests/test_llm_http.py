@@ -31,7 +31,7 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from assistant.llm.llama import bundled_gguf_path
 
     port = _free_port()
@@ -50,13 +50,16 @@ def server() -> Iterator[str]:
         "--n_threads",
         "2",
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # the server logs a lot to stderr: a pipe nobody reads would fill and block it
+    log_path = tmp_path_factory.mktemp("server") / "server.log"
+    log = log_path.open("wb")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                err = proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""
+                err = log_path.read_text(errors="replace")[-2000:]
                 pytest.fail(f"llama_cpp.server exited early ({proc.returncode}): {err}")
             try:
                 if httpx.get(url + "/v1/models", timeout=1.0).status_code == 200:
@@ -64,7 +67,7 @@ def server() -> Iterator[str]:
             except httpx.HTTPError:
                 time.sleep(0.3)
         else:
-            pytest.fail("llama_cpp.server did not start within 120 s")
+            pytest.fail("llama_cpp.server did not start within 300 s")
         yield url
     finally:
         proc.terminate()
@@ -73,6 +76,7 @@ def server() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        log.close()
 
 
 MSGS = [{"role": "user", "content": "Name three colours."}]
