@@ -351,6 +351,14 @@ _SOURCE_NOUNS = _alt(lx.SOURCE_NOUNS)
 _LANG = _alt(lx.LANGUAGES)
 
 
+_GOOD_FOR = re.compile(
+    r"\b(?:good|bad|better|worse|best|worst|safe|unsafe|healthy|unhealthy|harmful|dangerous|"
+    r"beneficial|helpful|important|necessary|appropriate|inappropriate|fine|fun|easy|hard|great|"
+    r"useful|risky|right|wrong|enough)\s+$",
+    re.I,
+)
+
+
 def _scope(q: str, start: int, limit: int = 80) -> tuple[int, int]:
     """Negation / object scope: from ``start`` to the next clause boundary."""
     m = _NEG_SCOPE_END.search(q, start)
@@ -506,6 +514,8 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         q,
         re.I,
     ):
+        if re.match(r"(?:not\s+)?for\b", m.group(0), re.I) and _GOOD_FOR.search(q[: m.start()]):
+            continue  # "good for children", "harmful for teens": content, not a reader
         add(
             "audience",
             lx.AUDIENCES[m.group("a").lower()],

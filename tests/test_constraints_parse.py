@@ -56,3 +56,15 @@ def test_audience_with_article_and_only_source_is_hard() -> None:
 
 def test_no_instruction_no_constraint() -> None:
     assert parse_rules(Q + "?").constraints == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Disney Animated Films – Are they good for children?",
+        "Is social media harmful for teens?",
+    ],
+)
+def test_good_for_someone_is_content_not_an_audience(question: str) -> None:
+    assert parse_rules(question).constraints == []
+    assert ("audience", "child", False) in _cons("Explain vaccines for children")
