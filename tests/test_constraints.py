@@ -125,6 +125,7 @@ def test_language_length_source(index) -> None:  # type: ignore[no-untyped-def]
     assert _kept(index, Constraint("length", ">40")) == {d for d, k in n.items() if k >= 40}
     assert _kept(index, Constraint("length", "long")) <= {"pro-habits", "con-sleep"}
     assert _kept(index, Constraint("source", "edutimes.com")) == {"pro-grades", "con-sleep"}
+    assert _kept(index, Constraint("source", "blogs")) == {"pro-habits"}  # blog.example.org
     assert _kept(index, Constraint("source", "example", negated=True)) == {
         "pro-grades",
         "con-sleep",

@@ -322,8 +322,11 @@ def _meets(
         with attrs.lock:
             mask = attrs.source_masks.get(key)
             if mask is None:
+                # "blogs" matches "… (blog)": the last word's plural is folded too
+                words = key.split()
+                folded = " ".join([*words[:-1], stem(words[-1])]) if words else key
                 mask = np.fromiter(
-                    (key in s for s in attrs.source_key), bool, len(attrs.source_key)
+                    (key in s or folded in s for s in attrs.source_key), bool, len(attrs.source_key)
                 )
                 attrs.source_masks[key] = mask
         return np.asarray(mask[rows], dtype=bool)
