@@ -23,6 +23,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("assistant.commands.search_cmd", "search_command"),
     ("assistant.commands.sessions_cmd", "sessions_group"),
     ("assistant.commands.export_cmd", "export_command"),
+    ("assistant.commands.ask_cmd", "ask_command"),
 ]
 
 

@@ -1,0 +1,331 @@
+"""The one pass of DESIGN §2: understand → retrieve → summarize → verify.
+
+The UI, ``sphere ask`` and ``sphere eval summary`` all call :class:`Pipeline`.
+Each stage reports :class:`~assistant.models.Progress` through a callback, in
+order: ``understanding``, ``retrieving`` (per side), ``summarizing`` (local
+summary k of n), ``merging`` (editorial merge), ``verifying``, ``done``; a set
+``cancel`` event raises :class:`~assistant.errors.CancelledError` at the next
+check (between stages, groups, references, and inside model generation).
+
+The language model is loaded in the constructor when ``settings.llm.use`` is
+not ``never`` (so a missing GGUF fails at once with a clear
+:class:`~assistant.errors.ModelError`); with ``never`` no model is loaded and
+every stage takes its deterministic path.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from assistant.config import Settings
+from assistant.errors import CancelledError, InputError
+from assistant.models import (
+    SIDES,
+    Document,
+    Passage,
+    Progress,
+    QueryPlan,
+    Side,
+    Summary,
+    TurnResult,
+)
+from assistant.summarize.balance import balance_report
+from assistant.summarize.evidence import SourceDoc, pool_documents, split_passages
+from assistant.summarize.hiersphere import SummaryOptions, summarize
+from assistant.summarize.verify import VerifyOptions, VerifyReport, verify_summary
+
+MAX_QUESTION_CHARS = 2000
+SENTENCE_CACHE_DOCS = 5000
+ProgressFn = Callable[[Progress], None]
+
+#: ``summary.path: auto`` means this path (chosen by ``sphere eval summary``: with the
+#: bundled 135M model the deterministic path wins on every figure)
+AUTO_PATH = "deterministic"
+
+
+def check_question(question: object) -> str:
+    """The question stripped, or :class:`InputError` (empty, > 2,000 chars, binary)."""
+    if isinstance(question, bytes):
+        try:
+            question = question.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("the question is binary data, not text") from None
+    if not isinstance(question, str):
+        raise InputError(f"the question must be text, not {type(question).__name__}")
+    q = question.strip()
+    if not q:
+        raise InputError("the question is empty", hint='ask something, e.g. "Should …?"')
+    if len(q) > MAX_QUESTION_CHARS:
+        raise InputError(
+            f"the question is too long ({len(q)} characters; at most {MAX_QUESTION_CHARS})",
+            hint="ask a short question; put long text in a document and index it",
+        )
+    bad = sum(
+        1 for ch in q if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") and ch not in "\n\t\r"
+    )
+    if "\x00" in q or "\ufffd" in q or bad > 0:
+        raise InputError("the question contains binary or control characters, not text")
+    return q
+
+
+def summary_path(settings: Settings, have_model: bool) -> str:
+    """The summary path to run: ``deterministic`` or ``model``."""
+    path: str = settings.summary.path
+    if path == "auto":
+        path = AUTO_PATH
+    if path == "model" and not have_model:
+        return "deterministic"
+    return path
+
+
+class Pipeline:
+    """One index, one embedder, optionally one language model; ``run`` answers questions."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        index: Any,
+        embedder: Any,
+        *,
+        backend: Any = None,
+        retriever: Any = None,
+    ) -> None:
+        self.settings = settings
+        self.index = index
+        self.index_name: str = getattr(index, "name", "")
+        self.embedder = embedder
+        self.backend = backend
+        self._prompts: Any = None
+        # unit vectors of each document's sentences, filled as documents are summarized
+        # (bounded: cleared when it grows past SENTENCE_CACHE_DOCS documents)
+        self._sentence_cache: dict[str, Any] = {}
+        if retriever is None:
+            from assistant.retrieval.retriever import Retriever
+
+            retriever = Retriever(index, embedder, settings.retrieval)
+        self.retriever = retriever
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_settings(cls, settings: Settings, index_name: str | None = None) -> Pipeline:
+        """Open the index (``None`` = ``settings.default_index``), the embedder and the model.
+
+        Raises :class:`IndexNotFoundError` for a missing index and
+        :class:`ModelError` for a missing or broken model.
+        """
+        from assistant.embed import load_embedder
+        from assistant.index.store import Index
+
+        name = index_name or settings.default_index
+        e = settings.embedder
+        embedder = load_embedder(
+            e.model, device=e.device, batch_size=e.batch_size, max_seq_length=e.max_seq_length
+        )
+        index = Index.open(Path(settings.index_dir), name, embedder_name=embedder.name)
+        backend = None
+        try:
+            if settings.llm.use != "never":
+                from assistant.llm import load_backend
+
+                backend = load_backend(settings.llm)
+        except BaseException:
+            index.close()
+            raise
+        return cls(settings, index, embedder, backend=backend)
+
+    @property
+    def prompts(self) -> Any:
+        if self._prompts is None:
+            from assistant.llm import load_prompts
+
+            self._prompts = load_prompts()
+        return self._prompts
+
+    # ------------------------------------------------------------------ the pass
+    def run(
+        self,
+        question: str,
+        *,
+        plan: QueryPlan | None = None,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+        options: SummaryOptions | None = None,
+    ) -> TurnResult:
+        """Answer ``question`` (or run ``plan`` as given, e.g. edited in the UI)."""
+        q = check_question(question)
+        emit = progress or (lambda _p: None)
+        timings: dict[str, float] = {}
+
+        def check() -> None:
+            if cancel is not None and cancel.is_set():
+                raise CancelledError("the answer was cancelled")
+
+        t0 = time.perf_counter()
+        check()
+        emit(Progress("understanding", 0, 1, "reading the question"))
+        if plan is None:
+            from assistant.understand import understand
+
+            plan = understand(q, backend=self.backend, use_llm=self.settings.llm.use)
+        timings["understand"] = time.perf_counter() - t0
+        check()
+
+        t = time.perf_counter()
+        hits = self.retrieve(plan, emit, cancel)
+        timings["retrieve"] = time.perf_counter() - t
+        check()
+
+        opts = options or self.summary_options()
+        summary, report = self.answer(plan, hits, opts, emit=emit, cancel=cancel, timings=timings)
+        timings["total"] = time.perf_counter() - t0
+        emit(Progress("done", 1, 1, ""))
+        return TurnResult(
+            question=q,
+            plan=plan,
+            hits={s: list(hits.get(s, [])) for s in SIDES},
+            summary=summary,
+            index=self.index_name,
+            timings={k: round(v, 4) for k, v in timings.items()},
+            model=self.model_info(),
+            retrieval={
+                **self.settings.retrieval.model_dump(mode="json"),
+                "summary": {
+                    "path": opts.path,
+                    "groups": opts.groups,
+                    "documents": opts.documents,
+                    "max_perspectives": opts.max_perspectives,
+                },
+                "verification": report.to_dict(),
+            },
+        )
+
+    # ------------------------------------------------------------------ stages
+    def answer(
+        self,
+        plan: QueryPlan,
+        hits: dict[Side, list[Any]],
+        options: SummaryOptions,
+        *,
+        emit: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+        timings: dict[str, float] | None = None,
+    ) -> tuple[Summary, VerifyReport]:
+        """Summarize ``hits`` (HierSphere), verify every reference, attach the balance report."""
+        say = emit or (lambda _p: None)
+        times = timings if timings is not None else {}
+        t = time.perf_counter()
+        docs = self.source_docs(hits, options.documents)
+        if len(self._sentence_cache) > SENTENCE_CACHE_DOCS:
+            self._sentence_cache.clear()
+        use_model = options.path == "model" and self.backend is not None
+        draft = summarize(
+            plan,
+            docs,
+            self.embedder,
+            options,
+            backend=self.backend,
+            prompts=self.prompts if use_model else None,
+            progress=say,
+            cancel=cancel,
+            sentence_cache=self._sentence_cache,
+        )
+        times["summarize"] = time.perf_counter() - t
+        if cancel is not None and cancel.is_set():
+            raise CancelledError("the answer was cancelled")
+        t = time.perf_counter()
+        say(Progress("verifying", 0, 1, "checking every reference"))
+        summary, report = verify_summary(
+            draft.summary,
+            docs,
+            self.embedder,
+            VerifyOptions(),
+            sentence_vecs=draft.sentence_vecs,
+            cancel=cancel,
+        )
+        summary.balance = balance_report(
+            summary, [h.doc_id for side in SIDES for h in hits.get(side, [])]
+        )
+        if report.removed:
+            summary.notes.append(
+                f"{len(report.removed)} reference(s) removed by verification "
+                f"({report.dropped_perspectives} perspective(s) dropped)"
+            )
+        times["verify"] = time.perf_counter() - t
+        return summary, report
+
+    def retrieve(
+        self, plan: QueryPlan, emit: ProgressFn, cancel: threading.Event | None = None
+    ) -> dict[Side, list[Any]]:
+        """Per-side documents from the perspective-aware retriever."""
+        k = max(self.settings.retrieval.k, (self.settings.summary.documents + 1) // 2)
+
+        def side_progress(p: Progress) -> None:
+            if cancel is not None and cancel.is_set():
+                raise CancelledError("the answer was cancelled")
+            emit(p)
+
+        hits: dict[Side, list[Any]] = self.retriever.retrieve(plan, k=k, progress=side_progress)
+        return hits
+
+    def summary_options(self) -> SummaryOptions:
+        s = self.settings.summary
+        return SummaryOptions(
+            groups=s.groups,
+            documents=s.documents,
+            max_perspectives=s.max_perspectives,
+            path="model"
+            if summary_path(self.settings, self.backend is not None) == "model"
+            else "deterministic",
+        )
+
+    def source_docs(self, hits: dict[Side, list[Any]], limit: int) -> list[SourceDoc]:
+        """The retrieved documents with all their passages and sentences."""
+        docs = pool_documents({str(k): list(v) for k, v in hits.items()}, limit)
+        for d in docs:
+            passages: list[Passage] = self.index.passages_of(d.doc_id)
+            d.passages = passages
+            d.sentences = split_passages(d.doc_id, passages)
+        return docs
+
+    # ------------------------------------------------------------------ lookups
+    def passage_text(self, passage_id: int) -> str:
+        return str(self.index.passage_text(int(passage_id)))
+
+    def document(self, doc_id: str) -> Document | None:
+        doc: Document | None = self.index.document(doc_id)
+        return doc
+
+    def index_names(self) -> list[str]:
+        from assistant.index.store import list_indexes
+
+        return list_indexes(Path(self.settings.index_dir))
+
+    def model_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "embedder": getattr(self.embedder, "name", ""),
+            "backend": None,
+            "llm_use": self.settings.llm.use,
+        }
+        if self.backend is not None:
+            b = self.backend.info()
+            info["backend"] = b.get("backend")
+            info["llm"] = b
+            if "model" in b:
+                info["gguf"] = b["model"]
+            if "sha256" in b:
+                info["sha256"] = b["sha256"]
+        return info
+
+    def close(self) -> None:
+        self.index.close()
+
+    def __enter__(self) -> Pipeline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,57 @@
+"""The balance report attached to every summary (issue 5, item 3).
+
+Per side: documents cited, distinct sources, mean retrieval score of the cited
+documents, perspectives. Plus the documents retrieved but not cited, and one
+number for how one-sided the answer is:
+
+    lopsidedness = |n_pro − n_con| / (n_pro + n_con)
+
+where n_side is the number of distinct documents cited under that side. It is
+0 when both sides cite as many documents (or neither cites any: nothing to be
+lopsided about) and 1 when only one side has support. Documents, not
+perspectives, are counted, because a side can look balanced with many
+perspectives resting on one source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from assistant.models import SIDES, BalanceReport, SideBalance, Summary
+
+
+def lopsidedness(n_pro: int, n_con: int) -> float:
+    """|n_pro − n_con| / (n_pro + n_con), 0 when both are 0."""
+    total = n_pro + n_con
+    return abs(n_pro - n_con) / total if total else 0.0
+
+
+def balance_report(summary: Summary, retrieved_doc_ids: Iterable[str]) -> BalanceReport:
+    """Count what each side of ``summary`` rests on; list retrieved documents not used."""
+    sides = []
+    cited_all: set[str] = set()
+    for side in SIDES:
+        claims = [c for c in summary.claims if c.side == side]
+        refs = [r for c in claims for p in c.perspectives for r in p.references]
+        docs: dict[str, float] = {}
+        sources: set[str] = set()
+        for r in refs:
+            docs.setdefault(r.doc_id, r.retrieval_score)
+            # a document without a source name counts as its own source
+            sources.add(r.source.strip().lower() or f"doc:{r.doc_id}")
+        cited_all.update(docs)
+        sides.append(
+            SideBalance(
+                side=side,
+                documents_cited=len(docs),
+                distinct_sources=len(sources),
+                mean_retrieval_score=round(sum(docs.values()) / len(docs), 6) if docs else 0.0,
+                perspectives=sum(len(c.perspectives) for c in claims),
+            )
+        )
+    unused = [d for d in dict.fromkeys(retrieved_doc_ids) if d not in cited_all]
+    return BalanceReport(
+        sides=sides,
+        lopsidedness=round(lopsidedness(sides[0].documents_cited, sides[1].documents_cited), 6),
+        unused_doc_ids=unused,
+    )

@@ -1,0 +1,622 @@
+"""HierSphere: local summaries over groups of documents, then an editorial merge.
+
+Paper 004 (PerSphere) eq. 1 fixes the output: q → c0: {p0j, [D0j]}; c1: {p1j,
+[D1j]} — two claims, each with one-sentence perspectives citing the documents
+that support them. §5 (HierSphere, Fig. 8) produces it hierarchically: several
+local summarizers each see a set of the retrieved documents (four agents over
+20 documents in the paper), then an editorial agent merges perspectives with
+equal meaning (with the union of their references) and refines them (App. C).
+§4.4 found that document order matters, so documents are ordered by retrieval
+score inside every group.
+
+Two paths behind :func:`summarize`:
+
+* ``deterministic`` (no model): per document, an evidence sentence chosen by
+  relevance to the question and claims plus centrality in the document; the
+  side from a stance signal (embedding similarity to claim 1 vs claim 2,
+  centred over the pool) plus the retrieval side; perspectives merged by
+  embedding similarity (greedy clustering); each perspective is the evidence
+  sentence, lightly condensed (leading connectives and list markers removed).
+* ``model``: the paper's prompts (``prompts/local_summary.yaml``, Fig. 5;
+  ``prompts/editorial_merge.yaml``, App. C) under JSON-schema constrained
+  decoding whose reference ids are an enum of the documents shown, so the
+  model cannot cite a document it was not given. A failed model call falls back
+  to the deterministic answer for that step.
+
+The editorial step always works on structured data (lists of perspectives with
+document ids), never on re-parsed text. The result is a draft: references are
+checked by :mod:`assistant.summarize.verify` before anyone sees them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from assistant.errors import CancelledError, SphereError
+from assistant.models import (
+    ClaimSummary,
+    Progress,
+    QueryPlan,
+    Reference,
+    Side,
+    Summary,
+    SummaryPerspective,
+)
+from assistant.summarize.evidence import Sentence, SourceDoc
+
+SIDES: tuple[Side, Side] = ("pro", "con")
+SummaryPath = Literal["deterministic", "model"]
+ProgressFn = Callable[[Progress], None]
+
+
+@dataclass
+class SummaryOptions:
+    """How to summarize. Defaults are the measured choices (``sphere eval summary``)."""
+
+    groups: int = 4  # local summarizers (paper 004 §5: four agents)
+    documents: int = 20  # documents summarized (paper 004 §5: 20)
+    max_perspectives: int = 4  # per claim, after the editorial merge
+    local_max: int = 2  # per claim and group (HierSphere); vanilla keeps max_perspectives
+    path: SummaryPath = "deterministic"
+    # greedy clustering: two perspectives on one side with cosine >= this are one
+    merge_threshold: float = 0.8
+    # evidence sentence score = w * relevance + (1 - w) * centrality
+    relevance_weight: float = 0.5
+    # side score = z(stance) + w * retrieval side (+1 pro / -1 con)
+    retrieval_side_weight: float = 1.0
+    # words of each document shown to the model
+    model_doc_words: int = 120
+    # a document is off-topic (not summarized) when its best sentence's cosine with
+    # the question is below max(floor, ratio × the best document's)
+    relevance_floor: float = 0.2
+    relevance_ratio: float = 0.5
+
+
+@dataclass
+class Candidate:
+    """A perspective before verification: text, side, cited documents, evidence."""
+
+    text: str
+    side: Side
+    doc_ids: list[str]
+    score: float
+    evidence: dict[str, Sentence] = field(default_factory=dict)  # doc id -> sentence
+    vec: np.ndarray | None = None
+    group: int = 0
+
+
+@dataclass
+class LocalSummary:
+    """What one local summarizer produced for its group of documents."""
+
+    group: int
+    doc_ids: list[str]
+    perspectives: list[Candidate]
+    method: str = "deterministic"
+
+    def to_data(self, labels: dict[str, str] | None = None) -> dict[str, Any]:
+        """Plain data (the editorial agent's input), claims in paper order (pro, con)."""
+        lab = labels or {}
+        return {
+            "claims": [
+                {
+                    "side": side,
+                    "perspectives": [
+                        {"text": c.text, "references": [lab.get(d, d) for d in c.doc_ids]}
+                        for c in self.perspectives
+                        if c.side == side
+                    ],
+                }
+                for side in SIDES
+            ]
+        }
+
+
+@dataclass
+class Draft:
+    """The merged, unverified summary plus what produced it."""
+
+    summary: Summary
+    locals: list[LocalSummary]
+    candidates: list[Candidate]
+    doc_sides: dict[str, Side]
+    notes: list[str] = field(default_factory=list)
+    sentence_vecs: dict[str, np.ndarray] = field(default_factory=dict)
+    off_topic: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- grouping
+
+
+def make_groups(docs: Sequence[SourceDoc], n_groups: int) -> list[list[SourceDoc]]:
+    """Split the pool into ``n_groups`` sets, each ordered by retrieval rank.
+
+    Documents are dealt round-robin by pool rank (rank 1 to group 1, rank 2 to
+    group 2, …) so every local summarizer sees a slice of the whole ranking —
+    both sides and both high- and lower-ranked documents — rather than the
+    first summarizer getting all the best ones. Inside a group the order is by
+    rank (paper 004 §4.4: order matters, the best first). Empty groups are dropped.
+    """
+    n = max(1, int(n_groups))
+    ordered = sorted(docs, key=lambda d: d.rank)
+    groups: list[list[SourceDoc]] = [[] for _ in range(n)]
+    for i, d in enumerate(ordered):
+        groups[i % n].append(d)
+    return [g for g in groups if g]
+
+
+# --------------------------------------------------------------------------- text helpers
+
+_LEAD = re.compile(
+    r"^(?:(?:\d{1,3}[.)]|[-*•–]|Q:|A:|Q\.|A\.)\s*)?"
+    r"(?:(?:but|and|so|yet|still|also|however|moreover|furthermore|indeed|in fact|"
+    r"in short|in other words|additionally|besides|finally|ultimately|overall|"
+    r"first|second|third|instead|meanwhile|of course|after all|then|thus|hence|"
+    r"therefore|for example|for instance|similarly|likewise|now|well|no|yes)\b,?\s+)?",
+    re.IGNORECASE,
+)
+
+
+def condense(sentence: str) -> str:
+    """A sentence as a perspective: list markers and leading connectives removed.
+
+    The words kept are a contiguous part of the sentence (only the first letter
+    may be capitalised), so the perspective can be found in its source text.
+    """
+    s = " ".join(sentence.split())
+    m = _LEAD.match(s)
+    rest = s[m.end() :] if m and len(s[m.end() :].split()) >= 3 else s
+    rest = rest.strip(" \"'“”‘’")
+    if not rest:
+        return s
+    return rest[0].upper() + rest[1:]
+
+
+def first_sentence(text: str, max_chars: int = 300) -> str:
+    """The first sentence of a model's perspective (paper 004: one sentence each)."""
+    t = " ".join(str(text).split())
+    m = re.search(r"[.!?](?=\s+[A-Z\"“])", t)
+    if m:
+        t = t[: m.end()]
+    return t[:max_chars].strip()
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return v / np.maximum(n, 1e-12)
+
+
+# --------------------------------------------------------------------------- stance
+
+
+def stance_scores(diffs: np.ndarray, retrieval_sides: np.ndarray, weight: float) -> np.ndarray:
+    """Side score per document: > 0 means the first claim (pro).
+
+    ``diffs[i] = cos(e_i, c_pro) − cos(e_i, c_con)`` for document i's most
+    claim-leaning sentence e_i; ``retrieval_sides[i]`` is +1 when the pro
+    retrieval ranked it higher, −1 for con, 0 for a tie. MiniLM embeds "X" and
+    "not X" close together, so the raw difference carries a bias common to
+    every document of a question; centring on the pool median removes it
+    (measured on Theperspective: 57.0 → 58.7 % of gold documents on the right
+    side), and dividing by the spread puts it on the scale of the retrieval
+    term. score_i = (diffs_i − median) / (std + ε) + weight · retrieval_sides_i.
+    """
+    d = np.asarray(diffs, dtype=np.float64)
+    if d.size == 0:
+        return d
+    z = (d - np.median(d)) / (d.std() + 1e-6)
+    return z + float(weight) * np.asarray(retrieval_sides, dtype=np.float64)
+
+
+def retrieval_side(doc: SourceDoc) -> float:
+    """+1 when the pro retrieval ranked ``doc`` higher, −1 for con, 0 when tied/unknown."""
+    rp, rc = doc.side_ranks.get("pro"), doc.side_ranks.get("con")
+    if rp is None and rc is None:
+        return 0.0
+    if rc is None:
+        return 1.0
+    if rp is None:
+        return -1.0
+    return float(np.sign(rc - rp))
+
+
+# --------------------------------------------------------------------------- deterministic
+
+
+@dataclass
+class _Prepared:
+    """Embeddings of the question, claims and every sentence of the pool."""
+
+    docs: list[SourceDoc]
+    claims: tuple[str, str]
+    claim_vecs: np.ndarray  # (2, dim)
+    query_vec: np.ndarray  # (dim,)
+    sent_vecs: dict[str, np.ndarray]  # doc id -> (n_sentences, dim)
+    evidence: dict[str, int] = field(default_factory=dict)  # doc id -> sentence index
+    sides: dict[str, Side] = field(default_factory=dict)
+    side_score: dict[str, float] = field(default_factory=dict)
+    relevance: dict[str, float] = field(default_factory=dict)  # doc id -> best sentence cos
+    off_topic: list[str] = field(default_factory=list)
+
+
+def claims_of(plan: QueryPlan) -> tuple[str, str]:
+    """The plan's two claims; an empty one falls back to the root query."""
+    root = plan.root_query or plan.question
+    a, b = plan.claims
+    return (a.strip() or root, b.strip() or f"Not: {root}")
+
+
+def prepare(
+    plan: QueryPlan,
+    docs: Sequence[SourceDoc],
+    embedder: Any,
+    options: SummaryOptions,
+    sentence_cache: dict[str, np.ndarray] | None = None,
+) -> _Prepared:
+    """Embed sentences, pick each document's evidence sentence and side.
+
+    ``sentence_cache`` (doc id -> unit sentence vectors) is read and filled, so a
+    caller answering many questions over one index embeds each document once.
+    """
+    claims = claims_of(plan)
+    cache = sentence_cache if sentence_cache is not None else {}
+    texts = [plan.root_query or plan.question, claims[0], claims[1]]
+    spans: list[tuple[str, int, int]] = []
+    for d in docs:
+        if d.doc_id in cache and len(cache[d.doc_id]) == len(d.sentences):
+            continue
+        start = len(texts)
+        texts.extend(s.text for s in d.sentences)
+        spans.append((d.doc_id, start, len(texts)))
+    vecs = _unit(np.asarray(embedder.encode(texts), dtype=np.float32))
+    for doc_id, a, b in spans:
+        cache[doc_id] = vecs[a:b]
+    prep = _Prepared(
+        docs=list(docs),
+        claims=claims,
+        claim_vecs=vecs[1:3],
+        query_vec=vecs[0],
+        sent_vecs={d.doc_id: cache[d.doc_id] for d in docs},
+    )
+    diffs, rsides, with_text = [], [], []
+    w = options.relevance_weight
+    for d in docs:
+        sv = prep.sent_vecs[d.doc_id]
+        if len(sv) == 0:
+            continue
+        to_query = sv @ prep.query_vec
+        prep.relevance[d.doc_id] = float(to_query.max())
+        rel = np.max(np.stack([to_query, sv @ prep.claim_vecs[0], sv @ prep.claim_vecs[1]]), axis=0)
+        cent = sv @ _unit(sv.mean(axis=0))
+        shape = np.array([_shape_penalty(s.text) for s in d.sentences])
+        prep.evidence[d.doc_id] = int(np.argmax(w * rel + (1 - w) * cent - shape))
+        diff = sv @ prep.claim_vecs[0] - sv @ prep.claim_vecs[1]
+        diffs.append(float(diff[np.argmax(np.abs(diff))]))
+        rsides.append(retrieval_side(d))
+        with_text.append(d.doc_id)
+    scores = stance_scores(np.array(diffs), np.array(rsides), options.retrieval_side_weight)
+    for doc_id, sc in zip(with_text, scores, strict=True):
+        prep.side_score[doc_id] = float(sc)
+        prep.sides[doc_id] = "pro" if sc >= 0 else "con"
+    if prep.relevance:
+        gate = max(options.relevance_floor, options.relevance_ratio * max(prep.relevance.values()))
+        prep.off_topic = [k for k, v in prep.relevance.items() if v < gate]
+    return prep
+
+
+def _shape_penalty(sentence: str) -> float:
+    """Sentences that make poor perspectives: questions and fragments (score penalty)."""
+    words = len(sentence.split())
+    penalty = 0.0
+    if sentence.rstrip(" \"'”’)").endswith("?"):
+        penalty += 0.2
+    if words < 6:
+        penalty += 0.1
+    return penalty
+
+
+def _cluster(cands: list[Candidate], threshold: float) -> list[Candidate]:
+    """Greedy merge, best first: a candidate joins the first kept perspective on its
+    side whose representative has cosine ≥ ``threshold``; references are united
+    and scores added (support from several documents ranks a perspective higher)."""
+    kept: list[Candidate] = []
+    for c in sorted(cands, key=lambda x: -x.score):
+        target = None
+        if c.vec is not None:
+            for k in kept:
+                if k.side == c.side and k.vec is not None and float(k.vec @ c.vec) >= threshold:
+                    target = k
+                    break
+        if target is None:
+            kept.append(
+                Candidate(
+                    c.text, c.side, list(c.doc_ids), c.score, dict(c.evidence), c.vec, c.group
+                )
+            )
+            continue
+        for doc_id in c.doc_ids:
+            if doc_id not in target.doc_ids:
+                target.doc_ids.append(doc_id)
+                if doc_id in c.evidence:
+                    target.evidence[doc_id] = c.evidence[doc_id]
+        target.score += c.score
+    return kept
+
+
+def _cap(cands: list[Candidate], per_side: int) -> list[Candidate]:
+    out: list[Candidate] = []
+    for side in SIDES:
+        side_c = sorted((c for c in cands if c.side == side), key=lambda x: -x.score)
+        out.extend(side_c[:per_side])
+    return out
+
+
+def local_deterministic(
+    group: int, docs: Sequence[SourceDoc], prep: _Prepared, options: SummaryOptions, cap: int
+) -> LocalSummary:
+    """One local summarizer without a model: one candidate per document, merged."""
+    cands = []
+    for d in docs:
+        if d.doc_id not in prep.evidence or d.doc_id in prep.off_topic:
+            continue
+        i = prep.evidence[d.doc_id]
+        sent = d.sentences[i]
+        cands.append(
+            Candidate(
+                text=condense(sent.text),
+                side=prep.sides[d.doc_id],
+                doc_ids=[d.doc_id],
+                # reciprocal pool rank: retrieval is the better judge of relevance
+                score=1.0 / max(d.rank, 1),
+                evidence={d.doc_id: sent},
+                vec=prep.sent_vecs[d.doc_id][i],
+                group=group,
+            )
+        )
+    merged = _cap(_cluster(cands, options.merge_threshold), cap)
+    return LocalSummary(group, [d.doc_id for d in docs], merged, "deterministic")
+
+
+def editorial_deterministic(
+    locals_: Sequence[LocalSummary], options: SummaryOptions
+) -> list[Candidate]:
+    """The editorial merge on structured data: equal perspectives merged, capped per claim."""
+    pool = [c for loc in locals_ for c in loc.perspectives]
+    return _cap(_cluster(pool, options.merge_threshold), options.max_perspectives)
+
+
+# --------------------------------------------------------------------------- model path
+
+
+def _doc_block(label: str, d: SourceDoc, words: int) -> str:
+    body = " ".join(d.text.split()[:words])
+    title = " ".join(d.title.split())
+    # documents are data: newlines flattened, so a document cannot fake a new section
+    return f"[{label}] {title}: {body}" if title else f"[{label}] {body}"
+
+
+def _model_candidates(
+    data: dict[str, Any],
+    labels: dict[str, str],
+    group: int,
+    prep: _Prepared,
+    embedder: Any,
+) -> list[Candidate]:
+    """Candidates from a schema-valid model answer (claims[0] = pro, claims[1] = con)."""
+    out: list[Candidate] = []
+    texts: list[str] = []
+    for side, claim in zip(SIDES, data.get("claims", [])[:2], strict=False):
+        for p in claim.get("perspectives", []):
+            text = first_sentence(p.get("text", ""))
+            ids = [labels[r] for r in dict.fromkeys(p.get("references", [])) if r in labels]
+            if len(text.split()) < 3 or not ids:
+                continue
+            out.append(Candidate(text, side, ids, float(len(ids)), group=group))
+            texts.append(text)
+    if texts:
+        vecs = _unit(np.asarray(embedder.encode(texts), dtype=np.float32))
+        for c, v in zip(out, vecs, strict=True):
+            c.vec = v
+            # rank model perspectives like deterministic ones: best cited document first
+            c.score += sum(1.0 / max(_rank(prep, d), 1) for d in c.doc_ids)
+    return out
+
+
+def _rank(prep: _Prepared, doc_id: str) -> int:
+    for d in prep.docs:
+        if d.doc_id == doc_id:
+            return d.rank
+    return 10**6
+
+
+def local_model(
+    group: int,
+    docs: Sequence[SourceDoc],
+    plan: QueryPlan,
+    prep: _Prepared,
+    labels: dict[str, str],
+    backend: Any,
+    prompts: Any,
+    embedder: Any,
+    options: SummaryOptions,
+    cancel: threading.Event | None,
+) -> LocalSummary:
+    """One local summarizer with the model (paper 004 Fig. 5), ids restricted by enum."""
+    prompt = prompts.get("local_summary")
+    inv = {doc_id: lab for lab, doc_id in labels.items()}
+    ids = [inv[d.doc_id] for d in docs]
+    words = max(30, min(options.model_doc_words, 1800 // max(len(docs), 1)))
+    values = {
+        "query": plan.root_query or plan.question,
+        "claim_pro": prep.claims[0],
+        "claim_con": prep.claims[1],
+        "documents": "\n".join(_doc_block(inv[d.doc_id], d, words) for d in docs),
+        "reference_ids_text": ", ".join(ids),
+        "reference_ids": ids,
+    }
+    data = backend.json(
+        prompt.messages(**values),
+        prompt.schema_for(**values),
+        max_tokens=prompt.max_tokens,
+        cancel=cancel,
+    )
+    cands = _model_candidates(data, {i: labels[i] for i in ids}, group, prep, embedder)
+    cap = options.local_max if options.groups > 1 else options.max_perspectives
+    merged = _cap(_cluster(cands, options.merge_threshold), cap)
+    return LocalSummary(group, [d.doc_id for d in docs], merged, "model")
+
+
+def editorial_model(
+    locals_: Sequence[LocalSummary],
+    plan: QueryPlan,
+    prep: _Prepared,
+    labels: dict[str, str],
+    backend: Any,
+    prompts: Any,
+    embedder: Any,
+    options: SummaryOptions,
+    cancel: threading.Event | None,
+) -> list[Candidate]:
+    """The editorial agent (paper 004 App. C) on the local summaries as JSON data."""
+    prompt = prompts.get("editorial_merge")
+    inv = {doc_id: lab for lab, doc_id in labels.items()}
+    cited = list(
+        dict.fromkeys(inv[d] for loc in locals_ for c in loc.perspectives for d in c.doc_ids)
+    )
+    if not cited:
+        return []
+    summaries = json.dumps([loc.to_data(inv) for loc in locals_], ensure_ascii=False)
+    values = {
+        "query": plan.root_query or plan.question,
+        "summaries": summaries,
+        "reference_ids_text": ", ".join(cited),
+        "reference_ids": cited,
+    }
+    data = backend.json(
+        prompt.messages(**values),
+        prompt.schema_for(**values),
+        max_tokens=prompt.max_tokens,
+        cancel=cancel,
+    )
+    cands = _model_candidates(data, {i: labels[i] for i in cited}, -1, prep, embedder)
+    return _cap(_cluster(cands, options.merge_threshold), options.max_perspectives)
+
+
+# --------------------------------------------------------------------------- driver
+
+
+def _check(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise CancelledError("the answer was cancelled")
+
+
+def summarize(
+    plan: QueryPlan,
+    docs: Sequence[SourceDoc],
+    embedder: Any,
+    options: SummaryOptions | None = None,
+    *,
+    backend: Any = None,
+    prompts: Any = None,
+    progress: ProgressFn | None = None,
+    cancel: threading.Event | None = None,
+    sentence_cache: dict[str, np.ndarray] | None = None,
+) -> Draft:
+    """Documents → unverified two-claim summary (paper 004 eq. 1, §5).
+
+    ``options.groups == 1`` is the vanilla single pass (every document in one
+    local summary, no editorial merge); more groups is HierSphere. The model
+    path needs ``backend`` and ``prompts``; a model step that fails falls back
+    to the deterministic answer for that step (recorded in ``Draft.notes``).
+    """
+    opts = options or SummaryOptions()
+    docs = sorted(docs, key=lambda d: d.rank)[: opts.documents]
+    prep = prepare(plan, docs, embedder, opts, sentence_cache)
+    off = set(prep.off_topic)
+    groups = make_groups([d for d in docs if d.doc_id not in off], opts.groups)
+    hier = len(groups) > 1
+    cap = opts.local_max if hier else opts.max_perspectives
+    use_model = opts.path == "model" and backend is not None and prompts is not None
+    labels = {f"doc_{i}": d.doc_id for i, d in enumerate(docs, 1)}
+    notes: list[str] = []
+    if opts.path == "model" and not use_model:
+        notes.append("model path requested but no model is loaded; used the deterministic path")
+    locals_: list[LocalSummary] = []
+    for gi, group in enumerate(groups):
+        _check(cancel)
+        if progress:
+            progress(Progress("summarizing", gi + 1, len(groups), f"local summary {gi + 1}"))
+        loc = None
+        if use_model:
+            try:
+                loc = local_model(
+                    gi, group, plan, prep, labels, backend, prompts, embedder, opts, cancel
+                )
+            except CancelledError:
+                raise
+            except SphereError as exc:
+                notes.append(f"local summary {gi + 1}: model failed ({exc.title}); deterministic")
+        if loc is None:
+            loc = local_deterministic(gi, group, prep, opts, cap)
+        locals_.append(loc)
+    _check(cancel)
+    if progress:
+        progress(Progress("merging", 1, 1, "editorial merge"))
+    final: list[Candidate] | None = None
+    if not hier:
+        final = _cap(locals_[0].perspectives, opts.max_perspectives) if locals_ else []
+    elif use_model:
+        try:
+            final = editorial_model(
+                locals_, plan, prep, labels, backend, prompts, embedder, opts, cancel
+            )
+        except CancelledError:
+            raise
+        except SphereError as exc:
+            notes.append(f"editorial merge: model failed ({exc.title}); deterministic")
+    if final is None:
+        final = editorial_deterministic(locals_, opts)
+    summary = to_summary(plan, prep, final, method="model" if use_model else "deterministic")
+    summary.notes.extend(notes)
+    return Draft(
+        summary, locals_, final, dict(prep.sides), notes, dict(prep.sent_vecs), list(prep.off_topic)
+    )
+
+
+def to_summary(
+    plan: QueryPlan, prep: _Prepared, final: Sequence[Candidate], method: str
+) -> Summary:
+    """Candidates → :class:`Summary` with two claims; references carry evidence hints."""
+    by_doc = {d.doc_id: d for d in prep.docs}
+    claims = []
+    for side, claim in zip(SIDES, prep.claims, strict=True):
+        persp = []
+        for c in sorted((c for c in final if c.side == side), key=lambda x: -x.score):
+            refs = []
+            for doc_id in c.doc_ids:
+                d = by_doc.get(doc_id)
+                ev = c.evidence.get(doc_id)
+                refs.append(
+                    Reference(
+                        doc_id=doc_id,
+                        title=d.title if d else "",
+                        source=d.source if d else "",
+                        path=d.path if d else "",
+                        page=ev.page if ev else None,
+                        passage_id=ev.passage_id if ev else -1,
+                        quote=ev.text if ev else "",
+                        quote_start=ev.start if ev else -1,
+                        quote_end=ev.end if ev else -1,
+                        retrieval_score=d.score if d else 0.0,
+                    )
+                )
+            persp.append(SummaryPerspective(c.text, refs))
+        claims.append(ClaimSummary(claim=claim, side=side, perspectives=persp))
+    return Summary(question=plan.question, claims=claims, method=method)

@@ -1,0 +1,253 @@
+"""Verify every reference of a summary against the text it cites (DESIGN §2 "verify").
+
+A reference is kept only if
+
+1. its document exists and was retrieved for this question (it is in the pool
+   the summarizer was given), and
+2. the document supports the perspective, by one of (``Reference.check``):
+
+   * ``quote`` — the perspective (normalised: case, spacing, end punctuation)
+     occurs in a sentence of the document; support 1.0;
+   * ``similarity`` — the MiniLM cosine between the perspective and the best
+     sentence of the document is at least ``threshold``; support = that cosine;
+   * ``model`` — optional, off by default: the model's judgment with paper
+     004's reference-determination prompt (Table 9) answers ``Reference`` and
+     the best sentence still reaches ``model_floor``.
+
+A kept reference records the passage, the quote (the supporting sentence, an
+exact substring of ``Index.passage_text(passage_id)``), its offsets in that
+passage text, the support score, the check and ``verified=True``. Unsupported
+references are removed; a perspective left with none is dropped; a claim left
+with none gets the note :data:`~assistant.models.NO_EVIDENCE` instead of an
+invented perspective.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from assistant.errors import CancelledError, SphereError
+from assistant.models import NO_EVIDENCE, ClaimSummary, Reference, Summary, SummaryPerspective
+from assistant.summarize.evidence import Sentence, SourceDoc
+
+_NORM = re.compile(r"[\s\"'“”‘’]+")
+
+
+@dataclass
+class VerifyOptions:
+    # MiniLM cosine a perspective needs with one sentence of a cited document
+    threshold: float = 0.6
+    use_model: bool = False
+    model_floor: float = 0.4
+
+
+@dataclass
+class VerifyReport:
+    """What verification did (for the session log and the eval harness)."""
+
+    checked: int = 0
+    kept: int = 0
+    removed: list[dict[str, str]] = field(default_factory=list)  # doc_id, perspective, reason
+    dropped_perspectives: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "checked": self.checked,
+            "kept": self.kept,
+            "removed": list(self.removed),
+            "dropped_perspectives": self.dropped_perspectives,
+        }
+
+
+def normalise(text: str) -> str:
+    """Lower case, one space between words, quotes and end punctuation removed."""
+    return _NORM.sub(" ", text.lower()).strip(" .!?;:,")
+
+
+def quote_match(perspective: str, sentence: str) -> bool:
+    """Does the (normalised) perspective occur in the (normalised) sentence?"""
+    p = normalise(perspective)
+    return len(p.split()) >= 3 and p in normalise(sentence)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)
+
+
+@dataclass
+class _Support:
+    sentence: Sentence
+    score: float
+    check: str
+
+
+def best_support(
+    text: str,
+    vec: np.ndarray,
+    doc: SourceDoc,
+    sent_vecs: np.ndarray,
+    options: VerifyOptions,
+    hint: tuple[int, int, int] | None = None,
+) -> _Support | None:
+    """The sentence of ``doc`` that supports ``text``, or ``None``.
+
+    A verbatim match wins (the hinted sentence first); otherwise the most
+    similar sentence, if it reaches the threshold.
+    """
+    sents = doc.sentences
+    if not sents:
+        return None
+    order = list(range(len(sents)))
+    if hint is not None:
+        order.sort(key=lambda i: (sents[i].passage_id, sents[i].start, sents[i].end) != hint)
+    for i in order:
+        if quote_match(text, sents[i].text):
+            return _Support(sents[i], 1.0, "quote")
+    sims = sent_vecs @ vec
+    i = int(np.argmax(sims))
+    if float(sims[i]) >= options.threshold:
+        return _Support(sents[i], float(sims[i]), "similarity")
+    return None
+
+
+def model_supports(
+    text: str, doc: SourceDoc, backend: Any, prompts: Any, cancel: threading.Event | None
+) -> bool:
+    """Paper 004 Table 9 reference determination, under a JSON schema (enum label)."""
+    prompt = prompts.get("reference_determination")
+    body = " ".join(doc.text.split()[:250])
+    values = {"perspective": text, "document": body}
+    data = backend.json(
+        prompt.messages(**values),
+        prompt.schema_for(**values),
+        max_tokens=prompt.max_tokens,
+        cancel=cancel,
+    )
+    return data.get("label") == "Reference"
+
+
+def verify_summary(
+    summary: Summary,
+    docs: Sequence[SourceDoc],
+    embedder: Any,
+    options: VerifyOptions | None = None,
+    *,
+    sentence_vecs: dict[str, np.ndarray] | None = None,
+    backend: Any = None,
+    prompts: Any = None,
+    cancel: threading.Event | None = None,
+) -> tuple[Summary, VerifyReport]:
+    """A copy of ``summary`` with only verified references (see the module docstring).
+
+    ``docs`` is the retrieved pool (the only documents that may be cited);
+    ``sentence_vecs`` may carry unit vectors of each document's sentences
+    already computed by the summarizer.
+    """
+    opts = options or VerifyOptions()
+    pool = {d.doc_id: d for d in docs}
+    report = VerifyReport()
+    texts = [p.text for c in summary.claims for p in c.perspectives]
+    pvecs = (
+        _unit(np.asarray(embedder.encode(texts), dtype=np.float32)) if texts else np.zeros((0, 1))
+    )
+    svecs = dict(sentence_vecs or {})
+    cited = {r.doc_id for c in summary.claims for p in c.perspectives for r in p.references}
+    need = [d for d in cited if d in pool and d not in svecs and pool[d].sentences]
+    if need:
+        flat = [s.text for d in need for s in pool[d].sentences]
+        vecs = _unit(np.asarray(embedder.encode(flat), dtype=np.float32))
+        pos = 0
+        for d in need:
+            n = len(pool[d].sentences)
+            svecs[d] = vecs[pos : pos + n]
+            pos += n
+    use_model = opts.use_model and backend is not None and prompts is not None
+    claims: list[ClaimSummary] = []
+    k = 0
+    for claim in summary.claims:
+        kept_p: list[SummaryPerspective] = []
+        for p in claim.perspectives:
+            vec = pvecs[k]
+            k += 1
+            refs: list[Reference] = []
+            seen: set[str] = set()
+            for ref in p.references:
+                if cancel is not None and cancel.is_set():
+                    raise CancelledError("the answer was cancelled")
+                report.checked += 1
+                reason = ""
+                doc = pool.get(ref.doc_id)
+                if ref.doc_id in seen:
+                    continue
+                if doc is None:
+                    reason = "not retrieved for this question"
+                elif not doc.sentences:
+                    reason = "document has no text in the index"
+                else:
+                    hint = (
+                        (ref.passage_id, ref.quote_start, ref.quote_end)
+                        if ref.passage_id >= 0
+                        else None
+                    )
+                    sup = best_support(p.text, vec, doc, svecs[ref.doc_id], opts, hint)
+                    if sup is None and use_model:
+                        sims = svecs[ref.doc_id] @ vec
+                        i = int(np.argmax(sims))
+                        try:
+                            if float(sims[i]) >= opts.model_floor and model_supports(
+                                p.text, doc, backend, prompts, cancel
+                            ):
+                                sup = _Support(doc.sentences[i], float(sims[i]), "model")
+                        except CancelledError:
+                            raise
+                        except SphereError:
+                            sup = None
+                    if sup is None:
+                        reason = "the document does not support the perspective"
+                    else:
+                        seen.add(ref.doc_id)
+                        s = sup.sentence
+                        refs.append(
+                            Reference(
+                                doc_id=doc.doc_id,
+                                title=doc.title,
+                                source=doc.source,
+                                path=doc.path,
+                                page=s.page,
+                                passage_id=s.passage_id,
+                                quote=s.text,
+                                quote_start=s.start,
+                                quote_end=s.end,
+                                retrieval_score=doc.score,
+                                support=round(sup.score, 4),
+                                verified=True,
+                                check=sup.check,
+                            )
+                        )
+                        report.kept += 1
+                if reason:
+                    report.removed.append(
+                        {"doc_id": ref.doc_id, "perspective": p.text, "reason": reason}
+                    )
+            if refs:
+                kept_p.append(SummaryPerspective(p.text, refs))
+            else:
+                report.dropped_perspectives += 1
+        note = claim.note
+        if not kept_p:
+            note = NO_EVIDENCE
+        claims.append(ClaimSummary(claim.claim, claim.side, kept_p, note))
+    out = Summary(
+        question=summary.question,
+        claims=claims,
+        balance=summary.balance,
+        method=summary.method,
+        notes=list(summary.notes),
+    )
+    return out, report
