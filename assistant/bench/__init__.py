@@ -1,0 +1,1 @@
+"""Benchmarks behind ``sphere bench …`` (ratios to a reference run in the same process)."""
