@@ -40,6 +40,7 @@ from assistant.summarize.hiersphere import (
     make_groups,
     stance_scores,
     summarize,
+    tighten_schema,
 )
 from assistant.summarize.verify import verify_summary
 
@@ -207,6 +208,27 @@ def test_editorial_merge_unites_references_of_equal_perspectives() -> None:
     assert sorted(m.doc_ids[0] for m in merged if m.side == "con") == ["d3", "d4"]
     capped = editorial_deterministic(locs, SummaryOptions(max_perspectives=1))
     assert [m.doc_ids for m in capped if m.side == "con"] == [["d3"]]
+
+
+def test_tighten_schema_only_narrows() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "perspectives": {
+                "type": "array",
+                "maxItems": 5,
+                "items": {
+                    "type": "object",
+                    "properties": {"text": {"type": "string", "maxLength": 300}},
+                },
+            }
+        },
+    }
+    t = tighten_schema(schema, 2, 120)
+    assert t["properties"]["perspectives"]["maxItems"] == 2
+    assert t["properties"]["perspectives"]["items"]["properties"]["text"]["maxLength"] == 120
+    assert schema["properties"]["perspectives"]["maxItems"] == 5  # the original is untouched
+    assert tighten_schema(schema, 9, 999)["properties"]["perspectives"]["maxItems"] == 5
 
 
 def test_lopsidedness_and_balance_by_hand() -> None:
@@ -426,7 +448,14 @@ def test_hostile_documents_cannot_break_the_model_path(embedder) -> None:  # typ
         root_query=QUESTION,
         claims=("Cars should be banned from city centres.", "Cars should not be banned."),
     )
-    opts = SummaryOptions(path="model", groups=1, documents=3)
+    opts = SummaryOptions(
+        path="model",
+        groups=1,
+        documents=3,
+        max_perspectives=1,
+        model_perspective_chars=80,
+        model_max_tokens=160,
+    )
     draft = summarize(plan, docs, embedder, opts, backend=backend, prompts=load_prompts())
     ids = {"h1", "h2", "h3"}
     assert [c.side for c in draft.summary.claims] == ["pro", "con"]

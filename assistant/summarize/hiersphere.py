@@ -73,6 +73,11 @@ class SummaryOptions:
     retrieval_side_weight: float = 1.0
     # words of each document shown to the model
     model_doc_words: int = 120
+    # the answer schema is tightened per call: perspectives per claim, characters per
+    # perspective (a one-sentence perspective needs no more; a 135M model otherwise
+    # fills the prompt file's looser limits and takes minutes on 2 cores)
+    model_perspective_chars: int = 160
+    model_max_tokens: int | None = None  # None = the prompt file's max_tokens
     # a document is off-topic (not summarized) when its best sentence's cosine with
     # the question is below max(floor, ratio × the best document's)
     relevance_floor: float = 0.2
@@ -402,6 +407,26 @@ def _doc_block(label: str, d: SourceDoc, words: int) -> str:
     return f"[{label}] {title}: {body}" if title else f"[{label}] {body}"
 
 
+def tighten_schema(schema: dict[str, Any], perspectives: int, chars: int) -> dict[str, Any]:
+    """A copy of a summary schema with at most ``perspectives`` per claim and
+    ``chars`` characters per perspective text (never looser than the file's)."""
+
+    def walk(node: Any, key: str = "") -> Any:
+        if isinstance(node, dict):
+            out = {k: walk(v, k) for k, v in node.items()}
+            if key == "perspectives" and out.get("type") == "array":
+                out["maxItems"] = min(int(out.get("maxItems", perspectives)), perspectives)
+            if key == "text" and out.get("type") == "string":
+                out["maxLength"] = min(int(out.get("maxLength", chars)), chars)
+            return out
+        if isinstance(node, list):
+            return [walk(v, key) for v in node]
+        return node
+
+    result: dict[str, Any] = walk(schema)
+    return result
+
+
 def _model_candidates(
     data: dict[str, Any],
     labels: dict[str, str],
@@ -461,14 +486,14 @@ def local_model(
         "reference_ids_text": ", ".join(ids),
         "reference_ids": ids,
     }
+    cap = options.local_max if options.groups > 1 else options.max_perspectives
     data = backend.json(
         prompt.messages(**values),
-        prompt.schema_for(**values),
-        max_tokens=prompt.max_tokens,
+        tighten_schema(prompt.schema_for(**values), cap, options.model_perspective_chars),
+        max_tokens=options.model_max_tokens or prompt.max_tokens,
         cancel=cancel,
     )
     cands = _model_candidates(data, {i: labels[i] for i in ids}, group, prep, embedder)
-    cap = options.local_max if options.groups > 1 else options.max_perspectives
     merged = _cap(_cluster(cands, options.merge_threshold), cap)
     return LocalSummary(group, [d.doc_id for d in docs], merged, "model")
 
@@ -501,8 +526,10 @@ def editorial_model(
     }
     data = backend.json(
         prompt.messages(**values),
-        prompt.schema_for(**values),
-        max_tokens=prompt.max_tokens,
+        tighten_schema(
+            prompt.schema_for(**values), options.max_perspectives, options.model_perspective_chars
+        ),
+        max_tokens=options.model_max_tokens or prompt.max_tokens,
         cancel=cancel,
     )
     cands = _model_candidates(data, {i: labels[i] for i in cited}, -1, prep, embedder)
