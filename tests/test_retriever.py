@@ -142,6 +142,12 @@ def test_no_claims_one_list(index, embedder) -> None:  # type: ignore[no-untyped
     assert hits["con"] == [] and hits["pro"][0].doc_id == "rockets"
 
 
+def test_one_claim_goes_to_its_side(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    plan = QueryPlan(question=QUESTION, root_query=QUESTION, claims=("", "Homework is bad."))
+    hits = Retriever(index, embedder).retrieve(plan, k=3)
+    assert hits["pro"] == [] and len(hits["con"]) == 3
+
+
 def test_constraint_hook_and_progress(index, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     seen: list[Progress] = []
 

@@ -20,9 +20,11 @@ code ``sphere search`` and the retriever run:
 * ``sphere_no_claims`` — the plan without claims (question channel only).
 
 **One list from two sides.** Recall@k and Cover@k are over the top k
-documents for the query; the retriever returns a pro and a con list, merged by
-interleaving (pro₁, con₁, pro₂, con₂, …; a side that runs out leaves the rest
-to the other). The sides are disjoint, so the merged list has no duplicates.
+documents for the query; the retriever returns disjoint pro and con lists,
+merged by fused score (:func:`merge_sides`). ``<method>_interleave`` merges
+by interleaving (pro₁, con₁, pro₂, …) instead — a hard per-side quota, which
+measured ~5 points lower Recall@10 because side assignment is near chance with
+MiniLM (docs/RETRIEVAL.md).
 
 **Cross-validation** (``--cv``): the ``sphere`` parameters are chosen on one
 half of the queries and scored on the other (2 folds over query ids, split by

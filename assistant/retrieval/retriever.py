@@ -78,7 +78,7 @@ class SphereParams:
     """Parameters of the ``sphere`` mode (defaults: ``sphere eval persphere --cv``)."""
 
     lexical_weight: float = 0.15  # λ: normalised BM25 against cosine
-    side_weight: float = 0.2  # γ: side (claim) channel against the topic
+    side_weight: float = 0.0  # γ: side (claim) channel against the topic in the ranking
     prf_weight: float = 1.0  # β: Rocchio feedback on the dense side (0 = off)
     prf_docs: int = 3  # m: feedback documents
     aspect_weight: float = 0.0  # η: aspect fusion against the whole question
@@ -116,7 +116,7 @@ class PlanQueries:
     @property
     def two_sided(self) -> bool:
         """True when the two sides have something that tells them apart."""
-        return bool(self.sides["pro"] or self.sides["con"]) and (
+        return bool(self.sides["pro"] and self.sides["con"]) and (
             self.sides["pro"] != self.sides["con"]
         )
 
