@@ -82,6 +82,7 @@ def test_metrics_by_hand() -> None:
     assert out["recall@4"] == pytest.approx(50.0)
     # cover (one document per perspective here) equals recall
     assert out["cover@4"] == pytest.approx(50.0)
+    assert _q([], [], "politic s_3").topic == "politics"
     rep = report(qs, {"m": rankings}, [2])
     assert rep["benchmark"] == "persphere"
     assert set(rep["tasks"]) == {"x", "y"}

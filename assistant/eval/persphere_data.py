@@ -43,8 +43,11 @@ class PerSphereQuery:
 
     @property
     def topic(self) -> str:
-        """The task: the prefix of ``id`` before the last underscore (``living``, …)."""
-        return self.qid.rsplit("_", 1)[0]
+        """The task: the prefix of ``id`` before the last underscore (``living``, …).
+
+        Whitespace is dropped: one id in the shared file reads ``politic s_…``.
+        """
+        return "".join(self.qid.rsplit("_", 1)[0].split())
 
     @property
     def gold(self) -> set[str]:
