@@ -22,9 +22,12 @@ from assistant.models import TurnResult
 SIDE_LABEL = {"pro": "FOR", "con": "AGAINST"}
 
 
-def _wrap(text: str, indent: str, width: int = 100) -> str:
+def _wrap(text: str, indent: str, width: int = 100, first: str | None = None) -> str:
     return textwrap.fill(
-        " ".join(text.split()), width=width, initial_indent=indent, subsequent_indent=indent
+        " ".join(text.split()),
+        width=width,
+        initial_indent=indent if first is None else first,
+        subsequent_indent=indent,
     )
 
 
@@ -38,7 +41,7 @@ def render_text(result: TurnResult) -> str:
         if claim.note and not claim.perspectives:
             lines.append(_wrap(claim.note, "  "))
         for p in claim.perspectives:
-            lines.append(_wrap(p.text, "  * ", 100).replace("  * ", "  * ", 1))
+            lines.append(_wrap(p.text, "    ", 100, first="  * "))
             for r in p.references:
                 n += 1
                 where = r.title or r.doc_id

@@ -180,11 +180,11 @@ def verify_summary(
             for ref in p.references:
                 if cancel is not None and cancel.is_set():
                     raise CancelledError("the answer was cancelled")
+                if ref.doc_id in seen:
+                    continue  # the same document cited twice by one perspective
                 report.checked += 1
                 reason = ""
                 doc = pool.get(ref.doc_id)
-                if ref.doc_id in seen:
-                    continue
                 if doc is None:
                     reason = "not retrieved for this question"
                 elif not doc.sentences:
