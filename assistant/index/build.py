@@ -360,10 +360,13 @@ def _backfill_attributes(meta: MetaStore) -> int:
 def _finalize(
     folder: Path, meta: MetaStore, embedder: Embedder, options: BuildOptions, report: BuildReport
 ) -> None:
+    import faiss
+
     from assistant.index.lexical import BM25Index
     from assistant.index.vectors import build_index as build_faiss
     from assistant.index.vectors import choose_spec, save_index
 
+    faiss.omp_set_num_threads(os.cpu_count() or 1)  # training and adding are parallel work
     pids, vec_rows, _doc_rows = meta.live_rows()
     spec = choose_spec(
         len(pids),

@@ -43,10 +43,11 @@ def choose_spec(
     nprobe: int = 32,
     approximate: str = "ivf",
 ) -> FaissSpec:
-    if n <= flat_threshold:
+    # an approximate index only pays off (and IVF can only be trained) on enough points
+    if n <= max(flat_threshold, 39 * 16):
         return FaissSpec("flat", {"metric": "inner_product"})
     if approximate == "ivf":
-        nlist = int(max(16, min(65536, round(4 * n**0.5))))
+        nlist = int(max(16, min(65536, round(4 * n**0.5), n // 39)))
         return FaissSpec(
             "ivf",
             {
