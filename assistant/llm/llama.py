@@ -245,6 +245,8 @@ class LlamaCppBackend(BaseBackend):
     def _generate(
         self, messages: Sequence[Message] | None, prompt: str | None, opts: GenerationOptions
     ) -> Completion:
+        if opts.cancel is None:
+            return self._generate_whole(messages, prompt, opts)
         parts: list[str] = []
         finish = "stop"
         n = 0
@@ -267,6 +269,43 @@ class LlamaCppBackend(BaseBackend):
             completion_tokens=n,
             seconds=time.perf_counter() - t0,
             first_token_seconds=first,
+        )
+
+    def _generate_whole(
+        self, messages: Sequence[Message] | None, prompt: str | None, opts: GenerationOptions
+    ) -> Completion:
+        """One non-streaming call: with nothing to cancel, the per-chunk work of the
+        streaming path (~10% of throughput at 90 tokens/s, `sphere bench llm`) is waste."""
+        kwargs: dict[str, Any] = {
+            "max_tokens": opts.max_tokens,
+            "temperature": opts.temperature,
+            "stop": opts.stop or None,
+            "grammar": self._grammar_for(opts),
+            "seed": self.seed,
+        }
+        t0 = time.perf_counter()
+        try:
+            with self._lock:
+                if messages is not None:
+                    out = self.llm.create_chat_completion(messages=list(messages), **kwargs)
+                    text = out["choices"][0]["message"].get("content") or ""
+                else:
+                    out = self.llm.create_completion(prompt=prompt or "", **kwargs)
+                    text = out["choices"][0].get("text") or ""
+        except ValueError as exc:
+            if "context window" in str(exc) or "exceed" in str(exc):
+                raise ContextOverflowError(
+                    f"the prompt is too long for the model's context ({self.n_ctx} tokens): {exc}",
+                    hint="shorten the input or raise llm.n_ctx",
+                ) from None
+            raise ModelError(f"generation failed: {exc}") from None
+        usage = out.get("usage") or {}
+        return Completion(
+            text=text,
+            finish_reason=out["choices"][0].get("finish_reason") or "stop",
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            seconds=time.perf_counter() - t0,
         )
 
     def _stream(
