@@ -31,10 +31,8 @@ class NetworkBlocked(RuntimeError):
 def _is_loopback(address: object) -> bool:
     if isinstance(address, tuple) and address:
         host = address[0]
-    elif isinstance(address, (str, bytes)):
-        return True  # AF_UNIX path
     else:
-        return False
+        return isinstance(address, (str, bytes))  # AF_UNIX path
     if isinstance(host, bytes):
         host = host.decode()
     if host in ("localhost", ""):

@@ -34,7 +34,7 @@ class ResearchPipeline(Protocol):
         """Full text of a passage of the loaded index (for the evidence pane)."""
         ...
 
-    def document(self, doc_id: str) -> Document:
+    def document(self, doc_id: str) -> Document | None:
         """A document of the loaded index (title, source, path)."""
         ...
 
