@@ -177,11 +177,14 @@ class Pipeline:
 
         t = time.perf_counter()
         hits = self.retrieve(plan, emit, cancel)
+        # constraint notes ("Only 1 document in this index is in Spanish …")
+        retrieval_notes = list(getattr(self.retriever, "last_notes", []))
         timings["retrieve"] = time.perf_counter() - t
         check()
 
         opts = options or self.summary_options()
         summary, report = self.answer(plan, hits, opts, emit=emit, cancel=cancel, timings=timings)
+        summary.notes[:0] = retrieval_notes
         timings["total"] = time.perf_counter() - t0
         emit(Progress("done", 1, 1, ""))
         return TurnResult(
