@@ -39,6 +39,10 @@ async def _ask(pilot: Pilot[Any], question: str = QUESTION) -> None:
 async def _answered(pilot: Pilot[Any]) -> None:
     await _ask(pilot)
     await pilot.app.workers.wait_for_complete()
+    # messages posted from the worker and the scroll to the new turn settle
+    # later on a loaded machine: wait for both before the screenshot
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 

@@ -43,9 +43,10 @@ def choose_spec(
     nprobe: int = 32,
     approximate: str = "ivf",
 ) -> FaissSpec:
-    # an approximate index only pays off (and IVF can only be trained) on enough points
-    if n <= max(flat_threshold, 39 * 16):
+    if n <= flat_threshold:
         return FaissSpec("flat", {"metric": "inner_product"})
+    if approximate == "ivf" and n < 39 * 16:
+        return FaissSpec("flat", {"metric": "inner_product"})  # too few points to train IVF
     if approximate == "ivf":
         nlist = int(max(16, min(65536, round(4 * n**0.5), n // 39)))
         return FaissSpec(
