@@ -27,7 +27,7 @@ def index_group() -> None:
 @click.option("--rebuild", is_flag=True, help="start the index over from nothing")
 @click.option(
     "--batch-passages",
-    default=2048,
+    default=4096,
     show_default=True,
     type=click.IntRange(1, 1_000_000),
     help="passages embedded and committed per batch",

@@ -43,7 +43,7 @@ BuildProgress = Callable[[str, dict[str, Any]], None]
 class BuildOptions:
     max_words: int = 120
     overlap_words: int = 20
-    batch_passages: int = 2048
+    batch_passages: int = 4096
     flat_threshold: int = 200_000
     hnsw_m: int = 32
     ef_search: int = 128

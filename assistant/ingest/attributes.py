@@ -46,7 +46,7 @@ def _identifier() -> Any:
 
 def detect_language(text: str, *, min_words: int = 3, min_prob: float = 0.5) -> tuple[str, float]:
     """(ISO 639-1 code, probability), or ("", p) when too short or unsure."""
-    sample = text[:4000]
+    sample = text[:1000]
     if len(sample.split()) < min_words:
         return "", 0.0
     code, prob = _identifier().classify(sample)
