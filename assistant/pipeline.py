@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import threading
 import time
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from assistant.config import Settings
-from assistant.errors import CancelledError, InputError
+from assistant.errors import CancelledError
 from assistant.models import (
     SIDES,
     Document,
@@ -38,39 +37,14 @@ from assistant.summarize.balance import balance_report
 from assistant.summarize.evidence import SourceDoc, pool_documents, split_passages
 from assistant.summarize.hiersphere import SummaryOptions, summarize
 from assistant.summarize.verify import VerifyOptions, VerifyReport, verify_summary
+from assistant.understand import check_question
 
-MAX_QUESTION_CHARS = 2000
 SENTENCE_CACHE_DOCS = 5000
 ProgressFn = Callable[[Progress], None]
 
 #: ``summary.path: auto`` means this path (chosen by ``sphere eval summary``: with the
 #: bundled 135M model the deterministic path wins on every figure)
 AUTO_PATH = "deterministic"
-
-
-def check_question(question: object) -> str:
-    """The question stripped, or :class:`InputError` (empty, > 2,000 chars, binary)."""
-    if isinstance(question, bytes):
-        try:
-            question = question.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InputError("the question is binary data, not text") from None
-    if not isinstance(question, str):
-        raise InputError(f"the question must be text, not {type(question).__name__}")
-    q = question.strip()
-    if not q:
-        raise InputError("the question is empty", hint='ask something, e.g. "Should …?"')
-    if len(q) > MAX_QUESTION_CHARS:
-        raise InputError(
-            f"the question is too long ({len(q)} characters; at most {MAX_QUESTION_CHARS})",
-            hint="ask a short question; put long text in a document and index it",
-        )
-    bad = sum(
-        1 for ch in q if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") and ch not in "\n\t\r"
-    )
-    if "\x00" in q or "\ufffd" in q or bad > 0:
-        raise InputError("the question contains binary or control characters, not text")
-    return q
 
 
 def summary_path(settings: Settings, have_model: bool) -> str:

@@ -33,7 +33,7 @@ from assistant import lexicon as lx
 from assistant.errors import CancelledError, InputError, SphereError
 from assistant.models import Aspect, Constraint, Intent, QueryPerspective, QueryPlan, Side
 
-MAX_QUESTION_CHARS = 4000
+MAX_QUESTION_CHARS = 2000
 UseLLM = Literal["auto", "always", "never"] | bool
 
 _WORD = re.compile(r"[\w][\w'’\-]*", re.UNICODE)
@@ -64,7 +64,7 @@ def check_question(question: object) -> str:
     bad = sum(
         1 for ch in q if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") and ch not in "\n\t\r"
     )
-    if "\x00" in q or bad > max(2, len(q) // 20):
+    if "\x00" in q or "\ufffd" in q or bad > 0:
         raise InputError("the question contains binary or control characters, not text")
     return q
 
