@@ -27,6 +27,7 @@ import numpy as np
 
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import DataError, SphereError
+from assistant.eval.data import read_json
 from assistant.eval.metrics import qa_f1
 
 _TOKEN = re.compile(r"[\w']+")
@@ -251,15 +252,9 @@ def extract_command(
 
 def load_recipe_queries(path: str | Path) -> list[tuple[str, list[str]]]:
     path = Path(path).expanduser()
-    if not path.is_file():
-        raise DataError(
-            f"Recipe-MPR file not found: {path}",
-            hint="pass --data ../shared/data/recipe-mpr/500QA.dev.json",
-        )
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path} is not a readable JSON file: {exc}") from None
+    raw = read_json(
+        path, what="Recipe-MPR", hint="pass --data ../shared/data/recipe-mpr/500QA.dev.json"
+    )
     if not isinstance(raw, list):
         raise DataError(f"{path}: expected a JSON list of Recipe-MPR records")
     out = []

@@ -73,6 +73,7 @@ import numpy as np
 
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import DataError
+from assistant.eval.data import read_json
 from assistant.eval.metrics import average_precision_at_k, recall_at_k
 from assistant.retrieval.fusion import (
     AGGREGATORS,
@@ -215,15 +216,9 @@ class MPRData:
 def load_mpr(path: str | Path) -> MPRData:
     """Read ``500QA.dev.json``, build items and their aspects; :class:`DataError` if malformed."""
     path = Path(path).expanduser()
-    if not path.is_file():
-        raise DataError(
-            f"Recipe-MPR data file not found: {path}",
-            hint="pass --data ../shared/data/recipe-mpr/500QA.dev.json",
-        )
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path} is not a readable JSON file: {exc}") from exc
+    raw = read_json(
+        path, what="Recipe-MPR data", hint="pass --data ../shared/data/recipe-mpr/500QA.dev.json"
+    )
     if not isinstance(raw, list) or not raw:
         raise DataError(f"{path}: expected a JSON list of Recipe-MPR records")
     texts: dict[str, str] = {}

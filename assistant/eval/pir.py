@@ -49,6 +49,7 @@ import numpy as np
 
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import DataError
+from assistant.eval.data import read_json
 from assistant.eval.metrics import p_recall_at_k
 from assistant.retrieval import pap as P
 
@@ -87,15 +88,9 @@ class PIRTask:
 def load_pir(path: str | Path) -> list[PIRTask]:
     """Read and validate ``demo_pir_dataset.json``; :class:`DataError` says what is wrong."""
     path = Path(path).expanduser()
-    if not path.is_file():
-        raise DataError(
-            f"PIR data file not found: {path}",
-            hint="pass --data ../shared/data/pir/demo_pir_dataset.json",
-        )
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path} is not a readable JSON file: {exc}") from exc
+    raw = read_json(
+        path, what="PIR data", hint="pass --data ../shared/data/pir/demo_pir_dataset.json"
+    )
     if not isinstance(raw, dict) or not raw:
         raise DataError(f"{path}: expected a JSON object with one entry per PIR task")
     tasks = []
