@@ -192,6 +192,14 @@ class SentenceTransformerEmbedder:
         return out
 
 
+def embedder_from_settings(settings: Any) -> SentenceTransformerEmbedder:
+    """The embedder named by ``settings.embedder`` (a :class:`~assistant.config.Settings`)."""
+    e = settings.embedder
+    return load_embedder(
+        e.model, device=e.device, batch_size=e.batch_size, max_seq_length=e.max_seq_length
+    )
+
+
 _CACHE: dict[tuple[str, str, int], SentenceTransformerEmbedder] = {}
 _CACHE_LOCK = threading.Lock()
 

@@ -92,14 +92,11 @@ class Pipeline:
         Raises :class:`IndexNotFoundError` for a missing index and
         :class:`ModelError` for a missing or broken model.
         """
-        from assistant.embed import load_embedder
+        from assistant.embed import embedder_from_settings
         from assistant.index.store import Index
 
         name = index_name or settings.default_index
-        e = settings.embedder
-        embedder = load_embedder(
-            e.model, device=e.device, batch_size=e.batch_size, max_seq_length=e.max_seq_length
-        )
+        embedder = embedder_from_settings(settings)
         index = Index.open(Path(settings.index_dir), name, embedder_name=embedder.name)
         backend = None
         try:

@@ -34,17 +34,12 @@ def run_index_bench(
     id_field: str | None = None,
     rounds: int = 2,
 ) -> dict[str, Any]:
-    from assistant.embed import load_embedder
+    from assistant.embed import embedder_from_settings
     from assistant.index.build import BuildOptions, build_index
     from assistant.ingest.chunk import chunk_document
     from assistant.ingest.loaders import FieldMapping, load_file, walk_paths
 
-    embedder = load_embedder(
-        settings.embedder.model,
-        device=settings.embedder.device,
-        batch_size=settings.embedder.batch_size,
-        max_seq_length=settings.embedder.max_seq_length,
-    )
+    embedder = embedder_from_settings(settings)
     mapping = FieldMapping(id_field=id_field, text_field=text_field)
     files, _ = walk_paths(paths)
     texts: list[str] = []

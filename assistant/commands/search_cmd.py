@@ -31,14 +31,9 @@ def search_command(ctx: Context, name: str, query: str, k: int, mode: str, as_js
     try:
         embedder = None
         if mode != "bm25":
-            from assistant.embed import load_embedder
+            from assistant.embed import embedder_from_settings
 
-            embedder = load_embedder(
-                s.embedder.model,
-                device=s.embedder.device,
-                batch_size=s.embedder.batch_size,
-                max_seq_length=s.embedder.max_seq_length,
-            )
+            embedder = embedder_from_settings(s)
             if embedder.name != index.embedder_name:
                 from assistant.errors import IndexMismatchError
 

@@ -191,12 +191,9 @@ def _load_backend(ctx: Context, no_llm: bool) -> Any:
 
 
 def _load_embedder(ctx: Context) -> Any:
-    from assistant.embed import load_embedder
+    from assistant.embed import embedder_from_settings
 
-    e = ctx.settings.embedder
-    return load_embedder(
-        e.model, device=e.device, batch_size=e.batch_size, max_seq_length=e.max_seq_length
-    )
+    return embedder_from_settings(ctx.settings)
 
 
 @click.command("extract")

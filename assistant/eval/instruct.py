@@ -370,7 +370,7 @@ def run_instruct(
     P_i in the original, instructed and reversed modes.
     """
     from assistant.config import Settings
-    from assistant.embed import load_embedder
+    from assistant.embed import embedder_from_settings
     from assistant.eval.cache import embed_cached
     from assistant.eval.persphere import merge_sides
     from assistant.index.search import search
@@ -384,12 +384,7 @@ def run_instruct(
     items = build_items(queries, docs)
     texts = sorted({getattr(it, m) for its in items.values() for it in its for m in MODES})
     if embedder is None:
-        embedder = load_embedder(
-            settings.embedder.model,
-            device=settings.embedder.device,
-            batch_size=settings.embedder.batch_size,
-            max_seq_length=settings.embedder.max_seq_length,
-        )
+        embedder = embedder_from_settings(settings)
     say("opening the corpus index (built once, then cached)")
     index = open_corpus_index(
         Path(corpus),

@@ -364,16 +364,11 @@ class MPRRun:
 
 
 def _embedder_fn(ctx: Context) -> Callable[[list[str]], np.ndarray]:
-    from assistant.embed import load_embedder
+    from assistant.embed import embedder_from_settings
     from assistant.eval.cache import embed_cached
 
     s = ctx.settings.resolved()
-    embedder = load_embedder(
-        s.embedder.model,
-        device=s.embedder.device,
-        batch_size=s.embedder.batch_size,
-        max_seq_length=s.embedder.max_seq_length,
-    )
+    embedder = embedder_from_settings(s)
     return lambda texts: embed_cached(embedder, texts, s.cache_dir)
 
 

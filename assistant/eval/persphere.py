@@ -196,7 +196,7 @@ def run_persphere(
 ) -> dict[str, Any]:
     """Run the benchmark; return the report object (see module docstring)."""
     from assistant.config import Settings
-    from assistant.embed import load_embedder
+    from assistant.embed import embedder_from_settings
     from assistant.eval.cache import embed_cached
     from assistant.index.search import search
     from assistant.retrieval.retriever import Retriever, query_texts
@@ -205,12 +205,7 @@ def run_persphere(
     say = progress or (lambda _m: None)
     queries = load_queries(Path(data))
     if embedder is None:
-        embedder = load_embedder(
-            settings.embedder.model,
-            device=settings.embedder.device,
-            batch_size=settings.embedder.batch_size,
-            max_seq_length=settings.embedder.max_seq_length,
-        )
+        embedder = embedder_from_settings(settings)
     say("opening the corpus index (built once, then cached)")
     index = open_corpus_index(
         Path(corpus),

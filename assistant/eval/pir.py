@@ -220,14 +220,9 @@ def format_table(report: dict[str, Any]) -> str:
 def pir_command(ctx: Context, data: str, k: int, methods: tuple[str, ...], as_json: bool) -> None:
     """p-Recall@k on the PIR demo set (paper 000) for cosine, PAP, baselines and sphere."""
     tasks = load_pir(data)
-    from assistant.embed import load_embedder
+    from assistant.embed import embedder_from_settings
 
     s = ctx.settings.resolved()
-    embedder = load_embedder(
-        s.embedder.model,
-        device=s.embedder.device,
-        batch_size=s.embedder.batch_size,
-        max_seq_length=s.embedder.max_seq_length,
-    )
+    embedder = embedder_from_settings(s)
     report = run_pir(tasks, embedder, s.cache_dir, k, list(methods) or None)
     click.echo(json.dumps(report) if as_json else format_table(report))

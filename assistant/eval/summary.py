@@ -193,9 +193,7 @@ def score_summary(
             c.references += 1
             text = corpus.get(doc, "")
             ok = doc in retrieved and bool(quote) and quote in text
-            supported = (
-                normalise(ptext) in normalise(quote) or float(a @ b) >= GROUNDED_SIMILARITY
-            )
+            supported = normalise(ptext) in normalise(quote) or float(a @ b) >= GROUNDED_SIMILARITY
             c.grounded += int(ok and supported)
     return c
 
@@ -224,17 +222,14 @@ def run_summary_eval(
     examples: int = 1,
 ) -> dict[str, Any]:
     """Run the benchmark; return the report object (module docstring)."""
-    from assistant.embed import load_embedder
+    from assistant.embed import embedder_from_settings
     from assistant.pipeline import AUTO_PATH, Pipeline
     from assistant.understand import understand
 
     say = progress or (lambda _m: None)
     queries = load_queries(Path(data))[: limit or None]
     corpus_text = _read_corpus(Path(corpus))
-    e = settings.embedder
-    embedder = load_embedder(
-        e.model, device=e.device, batch_size=e.batch_size, max_seq_length=e.max_seq_length
-    )
+    embedder = embedder_from_settings(settings)
     say("opening the corpus index (built once, then cached)")
     index = open_corpus_index(
         Path(corpus),
