@@ -95,7 +95,7 @@ import numpy as np
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import DataError, InputError
 from assistant.eval.metrics import ndcg_at_k, sicr, wise
-from assistant.eval.persphere_data import PerSphereQuery, load_queries, open_corpus_index
+from assistant.eval.persphere_data import PerSphereQuery, corpus_index_for, load_queries
 
 DEPTH = 100
 K_WISE = 20
@@ -386,13 +386,7 @@ def run_instruct(
     if embedder is None:
         embedder = embedder_from_settings(settings)
     say("opening the corpus index (built once, then cached)")
-    index = open_corpus_index(
-        Path(corpus),
-        embedder,
-        settings.cache_dir,
-        max_words=settings.chunking.max_words,
-        overlap_words=settings.chunking.overlap_words,
-    )
+    index = corpus_index_for(settings, corpus, embedder)
     plans = {t: parse_rules(t) for t in texts}
     all_texts = sorted(set(texts) | {x for p in plans.values() for x in query_texts(p)})
     say(f"encoding {len(all_texts)} query texts")

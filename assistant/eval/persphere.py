@@ -54,7 +54,7 @@ import click
 
 from assistant.commands.context import Context, pass_ctx
 from assistant.eval.metrics import cover_at_k, mean_recall_at_k
-from assistant.eval.persphere_data import PerSphereQuery, load_queries, open_corpus_index
+from assistant.eval.persphere_data import PerSphereQuery, corpus_index_for, load_queries
 from assistant.models import DocumentHit, QueryPlan, Side
 
 Ranking = list[str]
@@ -207,13 +207,7 @@ def run_persphere(
     if embedder is None:
         embedder = embedder_from_settings(settings)
     say("opening the corpus index (built once, then cached)")
-    index = open_corpus_index(
-        Path(corpus),
-        embedder,
-        settings.cache_dir,
-        max_words=settings.chunking.max_words,
-        overlap_words=settings.chunking.overlap_words,
-    )
+    index = corpus_index_for(settings, corpus, embedder)
     depth = max(ks)
     methods = list(methods)
     runs: dict[str, list[Ranking]] = {}

@@ -18,6 +18,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from assistant.embed import Embedder
 from assistant.errors import DataError, InputError
@@ -102,6 +103,17 @@ def corpus_index_key(corpus: Path, embedder_name: str, options: BuildOptions) ->
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()[:20]
+
+
+def corpus_index_for(settings: Any, corpus: Path | str, embedder: Embedder) -> Index:
+    """:func:`open_corpus_index` with the cache folder and chunking from ``settings``."""
+    return open_corpus_index(
+        Path(corpus),
+        embedder,
+        settings.cache_dir,
+        max_words=settings.chunking.max_words,
+        overlap_words=settings.chunking.overlap_words,
+    )
 
 
 def open_corpus_index(

@@ -59,7 +59,7 @@ import numpy as np
 
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import InputError
-from assistant.eval.persphere_data import PerSphereQuery, load_queries, open_corpus_index
+from assistant.eval.persphere_data import PerSphereQuery, corpus_index_for, load_queries
 from assistant.models import SIDES, QueryPlan, Side, Summary
 from assistant.summarize.hiersphere import SummaryOptions
 from assistant.summarize.verify import normalise
@@ -231,13 +231,7 @@ def run_summary_eval(
     corpus_text = _read_corpus(Path(corpus))
     embedder = embedder_from_settings(settings)
     say("opening the corpus index (built once, then cached)")
-    index = open_corpus_index(
-        Path(corpus),
-        embedder,
-        settings.cache_dir,
-        max_words=settings.chunking.max_words,
-        overlap_words=settings.chunking.overlap_words,
-    )
+    index = corpus_index_for(settings, corpus, embedder)
     need_model = any(m.endswith("_model") for m in methods)
     backend = None
     if need_model:
