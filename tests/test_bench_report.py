@@ -46,3 +46,46 @@ def test_compare_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     main(["bench", "--compare", str(a), str(b)])
     out = capsys.readouterr().out
     assert "indexing / raw encoder" in out and "0.910" in out
+
+
+def test_run_all_runs_every_part_and_keeps_each_peak_rss() -> None:
+    from assistant.bench.report import run_all
+
+    calls: list[list[str]] = []
+
+    def fake_part(args: list[str], *, config_path: str | None = None) -> dict:  # type: ignore[type-arg]
+        calls.append(list(args))
+        rss = {"index": 700.0, "search": 900.0, "llm": 400.0, "scale": 4000.0, "ask": 1200.0}
+        return {"process": {"peak_rss_mb": rss[args[0]], "seconds": 1.0}}
+
+    said: list[str] = []
+    out = run_all(scale_passages=5000, search_sizes=(1000, 2000), say=said.append, part=fake_part)
+    assert [c[0] for c in calls] == ["index", "search", "llm", "scale", "ask"]
+    assert calls[1][1:] == ["--sizes", "1000,2000"]
+    assert calls[3][1:] == ["--passages", "5000"]
+    assert out["peak_rss_mb"] == 4000.0  # the largest child, not a sum or the parent's
+    assert len(said) == 5
+
+
+@pytest.mark.slow
+def test_run_part_measures_a_real_child_process() -> None:
+    """A real ``sphere bench scale`` child: JSON back, its own peak RSS, search on IVF."""
+    from assistant.bench.report import run_part
+
+    r = run_part(
+        ["scale", "--passages", "3000", "--flat-threshold", "1000", "--search-queries", "4"]
+    )
+    assert r["passages"] == 3000
+    assert r["faiss"]["kind"] == "ivf"
+    assert 0.5 <= r["recall@10_vs_exact"] <= 1.0
+    assert set(r["search"]["methods"]) == {"plain", "pap", "pap_plus", "aspect_fusion", "sphere"}
+    assert r["search"]["queries"] == 4
+    # the child's own high-water mark: a Python with numpy and FAISS loaded, well under 4 GB
+    assert 50 < r["process"]["peak_rss_mb"] < 4000
+
+
+def test_run_part_reports_a_failing_child() -> None:
+    from assistant.bench.report import BenchPartError, run_part
+
+    with pytest.raises(BenchPartError, match=r"bench scale.*exit 2"):
+        run_part(["scale", "--passages", "5"])  # below the minimum of 1000

@@ -1,9 +1,13 @@
 """``sphere bench`` with no subcommand: every benchmark in one report.
 
-Runs indexing (vs the raw encoder), search (plain, PAP, PAP+, aspect fusion,
-the sphere retriever, as ratios to plain FAISS), the LLM backend (vs raw
-llama.cpp), a large synthetic index (build time, memory, approximate recall)
-and end-to-end ``sphere ask`` on the demo index. Writes the JSON to
+Runs, each in a child process of its own (``python -m assistant.cli bench PART
+--json``) so that every part's peak RSS is its own (``os.wait4``'s
+``ru_maxrss`` of that child) and one part's memory cannot inflate the next:
+indexing (vs the raw encoder), search (plain, PAP, PAP+, aspect fusion, the
+sphere retriever, as ratios to plain FAISS at 10k and 100k passages), the LLM
+backend (vs raw llama.cpp), a large synthetic index (build time, memory,
+approximate recall, and the same search methods on it) and end-to-end
+``sphere ask`` on the demo index. Writes the JSON to
 ``bench-results/<timestamp>.json`` so two runs can be compared with
 ``sphere bench --compare A.json B.json``.
 """
@@ -11,20 +15,34 @@ and end-to-end ``sphere ask`` on the demo index. Writes the JSON to
 from __future__ import annotations
 
 import json
+import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import click
+
 from assistant.bench.index import peak_rss_mb
+from assistant.commands.context import Context, pass_ctx
+from assistant.errors import SphereError
+
+ASK_QUESTIONS = (
+    "Should school uniforms be mandatory?",
+    "Is a four-day work week good for business?",
+)
 
 
-def run_ask_bench(settings: Any, questions: list[str]) -> dict[str, Any]:
+def run_ask_bench(settings: Any, questions: Sequence[str], index: str = "demo") -> dict[str, Any]:
     from assistant.pipeline import Pipeline
 
     t = time.perf_counter()
-    pipe = Pipeline.from_settings(settings, "demo")
+    pipe = Pipeline.from_settings(settings, index)
     load = time.perf_counter() - t
     runs: list[dict[str, Any]] = []
     try:
@@ -37,6 +55,7 @@ def run_ask_bench(settings: Any, questions: list[str]) -> dict[str, Any]:
     finally:
         pipe.close()
     return {
+        "index": index,
         "load_seconds": load,
         "runs": runs,
         "mean_seconds": sum(float(r["seconds"]) for r in runs) / max(len(runs), 1),
@@ -44,13 +63,64 @@ def run_ask_bench(settings: Any, questions: list[str]) -> dict[str, Any]:
     }
 
 
+@click.command("ask")
+@click.option("--index", "index_name", default="demo", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def ask_bench_command(ctx: Context, index_name: str, as_json: bool) -> None:
+    """End-to-end ``sphere ask`` seconds (model loaded once) on two demo questions."""
+    result = run_ask_bench(ctx.settings, ASK_QUESTIONS, index_name)
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(f"load {result['load_seconds']:.1f} s")
+    for r in result["runs"]:
+        click.echo(f"{r['seconds']:6.1f} s  {r['question']}")
+    click.echo(f"mean {result['mean_seconds']:.1f} s, peak RSS {result['peak_rss_mb']:.0f} MB")
+
+
+class BenchPartError(SphereError):
+    """A benchmark child process failed."""
+
+
+def run_part(args: Sequence[str], *, config_path: str | None = None) -> dict[str, Any]:
+    """``sphere bench ARGS --json`` in a child process; its JSON plus ``process`` figures.
+
+    ``process.peak_rss_mb`` is the child's own peak resident set (``wait4``).
+    """
+    cmd = [sys.executable, "-m", "assistant.cli"]
+    if config_path:
+        cmd += ["--config", config_path]
+    cmd += ["bench", *args, "--json"]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode("utf-8", "replace")
+        stderr = err.read().decode("utf-8", "replace")
+    if proc.returncode != 0:
+        tail = "\n".join(stderr.strip().splitlines()[-5:])
+        raise BenchPartError(f"'sphere bench {args[0]}' failed (exit {proc.returncode}): {tail}")
+    try:
+        result: dict[str, Any] = json.loads(stdout)
+    except ValueError:
+        raise BenchPartError(f"'sphere bench {args[0]}' printed no JSON") from None
+    result["process"] = {"peak_rss_mb": usage.ru_maxrss / 1024, "seconds": round(wall, 1)}
+    return result
+
+
 def run_all(
-    settings: Any, *, scale_passages: int, search_sizes: tuple[int, ...], say: Any
+    *,
+    scale_passages: int,
+    search_sizes: tuple[int, ...],
+    say: Callable[[str], None],
+    config_path: str | None = None,
+    part: Callable[..., dict[str, Any]] = run_part,
 ) -> dict[str, Any]:
-    from assistant.bench.index import run_index_bench
-    from assistant.bench.llm import run_bench as run_llm
-    from assistant.bench.scale import run_scale_bench
-    from assistant.bench.search import run_bench as run_search
     from assistant.demo import DEMO_FIELDS, demo_corpus_path
 
     out: dict[str, Any] = {
@@ -58,29 +128,43 @@ def run_all(
         "machine": {
             "python": platform.python_version(),
             "cpu": platform.processor(),
-            "cores": __import__("os").cpu_count(),
+            "cores": os.cpu_count(),
+            "load_before": os.getloadavg()[0],
         },
     }
-    say("indexing vs raw encoder (demo corpus)")
-    out["index"] = run_index_bench(
-        settings,
-        [demo_corpus_path()],
-        text_field=DEMO_FIELDS["text_field"],
-        id_field=DEMO_FIELDS["id_field"],
-        rounds=3,
-    )
-    say(f"search latency at {search_sizes}")
-    out["search"] = run_search(search_sizes, progress=say)
-    say("LLM backend vs raw llama.cpp")
-    out["llm"] = run_llm(settings.llm.model, n_threads=settings.llm.n_threads)
-    say(f"large index: {scale_passages:,} synthetic passages")
-    out["scale"] = run_scale_bench(scale_passages)
-    say("sphere ask on the demo index")
-    out["ask"] = run_ask_bench(
-        settings,
-        ["Should school uniforms be mandatory?", "Is a four-day work week good for business?"],
-    )
-    out["peak_rss_mb"] = peak_rss_mb()
+    steps: list[tuple[str, str, list[str]]] = [
+        (
+            "index",
+            "indexing vs raw encoder (demo corpus)",
+            [
+                "index",
+                str(demo_corpus_path()),
+                "--text-field",
+                DEMO_FIELDS["text_field"],
+                "--id-field",
+                DEMO_FIELDS["id_field"],
+                "--rounds",
+                "3",
+            ],
+        ),
+        (
+            "search",
+            f"search latency at {', '.join(map(str, search_sizes))} passages",
+            ["search", "--sizes", ",".join(map(str, search_sizes))],
+        ),
+        ("llm", "LLM backend vs raw llama.cpp", ["llm"]),
+        (
+            "scale",
+            f"large index: {scale_passages:,} synthetic passages, then search on it",
+            ["scale", "--passages", str(scale_passages)],
+        ),
+        ("ask", "sphere ask on the demo index", ["ask"]),
+    ]
+    for key, label, args in steps:
+        say(label)
+        out[key] = part(args, config_path=config_path)
+    out["peak_rss_mb"] = max(float(out[k]["process"]["peak_rss_mb"]) for k, _l, _a in steps)
+    out["machine"]["load_after"] = os.getloadavg()[0]
     return out
 
 
@@ -98,10 +182,18 @@ def summary_rows(r: dict[str, Any]) -> list[tuple[str, str]]:
         )
     sc = r.get("scale", {})
     if sc:
-        rows.append((f"{sc['passages']:,}-passage build s", f"{sc['build_seconds']:.0f}"))
+        n = sc["passages"]
+        rows.append((f"{n:,}-passage build s", f"{sc['build_seconds']:.0f}"))
         rows.append(("approx. recall@10", f"{sc['recall@10_vs_exact']:.3f}"))
+        for method, v in sc.get("search", {}).get("methods", {}).items():
+            name = f"search {n} ({sc['faiss']['kind']}): {method} p95 ms"
+            rows.append((name, f"{v['p95_ms']:.2f}"))
     if "ask" in r:
         rows.append(("sphere ask mean s (demo)", f"{r['ask']['mean_seconds']:.1f}"))
+    for key in ("index", "search", "llm", "scale", "ask"):
+        rss = r.get(key, {}).get("process", {}).get("peak_rss_mb")
+        if rss is not None:
+            rows.append((f"peak RSS MB: {key}", f"{rss:.0f}"))
     rows.append(("peak RSS MB", f"{r['peak_rss_mb']:.0f}"))
     return rows
 

@@ -7,6 +7,15 @@ memory stays at the FAISS index plus one chunk. The encoder is skipped (its own
 rate is ``sphere bench index``). Reports build time, peak RSS, the FAISS type
 chosen, and recall@10 of the approximate top-10 against exact search over the
 same vectors.
+
+Passage texts carry their cluster's topic token and words (``t12 w12x3 …``,
+the vocabulary of :mod:`assistant.bench.search`), so BM25 does real work;
+:class:`ClusterQueryEmbedder` maps question texts to vectors drawn like the
+data around the cluster their ``tNNN`` token names. With ``search_queries``
+the same methods as ``sphere bench search`` (plain, PAP, PAP+, aspect fusion,
+the ``sphere`` retriever) are timed on the large (approximate) index, and
+candidate re-scored PAP+ is compared with exact PAP+ computed by a chunked
+brute-force pass over the vector file.
 """
 
 from __future__ import annotations
@@ -36,16 +45,67 @@ class _VectorsOnly:
     dim: int = 384
 
 
+N_CLUSTERS = 1000
+NOISE = 1.5
+
+
+def _centers(n_clusters: int, dim: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal((n_clusters, dim)).astype(np.float32)
+
+
 def synthetic_vectors(
-    start: int, count: int, dim: int, *, n_clusters: int = 1000, seed: int = 0
-) -> np.ndarray:
-    """Rows [start, start+count) of a reproducible clustered unit-vector set."""
-    centers = np.random.default_rng(seed).standard_normal((n_clusters, dim)).astype(np.float32)
+    start: int,
+    count: int,
+    dim: int,
+    *,
+    n_clusters: int = N_CLUSTERS,
+    seed: int = 0,
+    with_clusters: bool = False,
+) -> Any:
+    """Rows [start, start+count) of a reproducible clustered unit-vector set.
+
+    With ``with_clusters``, returns ``(vectors, cluster of each row)``.
+    """
+    centers = _centers(n_clusters, dim, seed)
     rng = np.random.default_rng(seed + 1 + start)
     assign = rng.integers(0, n_clusters, count)
-    x = centers[assign] + 1.5 * rng.standard_normal((count, dim)).astype(np.float32)
+    x = centers[assign] + NOISE * rng.standard_normal((count, dim)).astype(np.float32)
     x /= np.linalg.norm(x, axis=1, keepdims=True)
-    return x
+    return (x, assign) if with_clusters else x
+
+
+class ClusterQueryEmbedder:
+    """Question texts → unit vectors drawn like the data around their ``tNNN`` cluster.
+
+    Deterministic (noise seeded by the text's CRC-32); a text without a topic
+    token gets pure noise.
+    """
+
+    def __init__(self, dim: int = 384, n_clusters: int = N_CLUSTERS, seed: int = 0) -> None:
+        self.centers = _centers(n_clusters, dim, seed)
+        self.dim = dim
+        self.name = _VectorsOnly.name
+
+    def encode(self, texts: Any, **_kw: Any) -> np.ndarray:
+        import zlib
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            rng = np.random.default_rng(zlib.crc32(text.encode("utf-8")))
+            v = NOISE * rng.standard_normal(self.dim).astype(np.float32)
+            for tok in text.split():
+                if tok[:1] == "t" and tok[1:].isdigit():
+                    v += self.centers[int(tok[1:]) % len(self.centers)]
+                    break
+            out[i] = v / max(float(np.linalg.norm(v)), 1e-12)
+        return out
+
+
+def _passage_text(cluster: int, doc: int, part: int, rng: np.random.Generator) -> str:
+    from assistant.bench.search import _vocab
+
+    words = rng.choice(_vocab(cluster), 5, replace=False).tolist()
+    return " ".join([f"t{cluster}", *words, f"d{doc}", f"p{part}"])
 
 
 def build_synthetic_index(
@@ -75,18 +135,23 @@ def build_synthetic_index(
     meta.set_info("state", "building")
     for start in range(0, n, chunk):
         count = min(chunk, n - start)
-        first = meta.append_vectors(synthetic_vectors(start, count, dim))
+        vecs, clusters = synthetic_vectors(start, count, dim, with_clusters=True)
+        first = meta.append_vectors(vecs)
+        rng = np.random.default_rng(start)
         docs: list[Document] = []
         passages: list[list[Passage]] = []
         for d in range(start // PASSAGES_PER_DOC, (start + count) // PASSAGES_PER_DOC):
             doc_id = f"syn-{d}"
-            docs.append(Document(doc_id=doc_id, title=f"Synthetic {d}", text=f"synthetic {d}"))
-            passages.append(
-                [
-                    Passage(doc_id, j, f"synthetic passage {d} part {j}", 0, 11)
-                    for j in range(PASSAGES_PER_DOC)
-                ]
-            )
+            parts: list[Passage] = []
+            at = 0
+            for j in range(PASSAGES_PER_DOC):
+                row = d * PASSAGES_PER_DOC + j - start
+                text = _passage_text(int(clusters[row]), d, j, rng)
+                parts.append(Passage(doc_id, j, text, at, at + len(text)))
+                at += len(text) + 1
+            body = " ".join(x.text for x in parts)
+            docs.append(Document(doc_id=doc_id, title=f"Synthetic {d}", text=body))
+            passages.append(parts)
         meta.commit_batch("synthetic", docs, passages, first)
     ingest_s = time.perf_counter() - t0
     report = BuildReport(name=folder.name)
@@ -101,6 +166,7 @@ def build_synthetic_index(
         "ingest_seconds": ingest_s,
         "index_seconds": finalize_s,
         "build_seconds": ingest_s + finalize_s,
+        "stage_seconds": {k: round(v, 1) for k, v in report.stage_seconds.items()},
         "faiss": manifest["faiss"],
         "vectors_mb": n * dim * 4 / 1e6,
         "disk_mb": sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6,
@@ -138,6 +204,50 @@ def approximate_recall(folder: Path, *, queries: int = 200, k: int = 10, seed: i
         index.close()
 
 
+def exact_pap_plus_chunked(index: Any, chunk: int = 100_000) -> Any:
+    """Exact PAP+ top-k by a chunked brute-force pass over the vector file (any size)."""
+    from assistant.retrieval.pap import Projection
+
+    def exact(q: np.ndarray, p: np.ndarray, k: int) -> np.ndarray:
+        proj = Projection.of(q, p)
+        vecs = index.meta.vectors_memmap()
+        pids, vec_rows, _ = index.meta.live_rows()
+        best_s = np.full(k, -np.inf, dtype=np.float32)
+        best_i = np.zeros(k, dtype=np.int64)
+        for i in range(0, len(vec_rows), chunk):
+            s = proj.pap_plus(np.asarray(vecs[vec_rows[i : i + chunk]]))
+            cs = np.concatenate([best_s, s])
+            ci = np.concatenate([best_i, pids[i : i + chunk]])
+            top = np.argpartition(-cs, k - 1)[:k]
+            best_s, best_i = cs[top], ci[top]
+        order = np.lexsort((best_i, -best_s))
+        return best_i[order]
+
+    return exact
+
+
+def search_on_index(
+    folder: Path, *, queries: int = 50, candidates: int = 200, exact: bool = True
+) -> dict[str, Any]:
+    """Time the search methods of ``sphere bench search`` on a built scale index."""
+    from assistant.bench.search import make_plans, time_methods
+    from assistant.index.store import Index
+
+    index = Index.open(folder.parent, folder.name)
+    try:
+        emb = ClusterQueryEmbedder(index.meta.dim)
+        plans = make_plans(queries, len(emb.centers))
+        return time_methods(
+            index,
+            emb,
+            plans,
+            candidates=candidates,
+            exact_top=exact_pap_plus_chunked(index) if exact else None,
+        )
+    finally:
+        index.close()
+
+
 def run_scale_bench(
     n: int,
     *,
@@ -145,6 +255,7 @@ def run_scale_bench(
     approximate: str = "ivf",
     nprobe: int = 32,
     flat_threshold: int = 200_000,
+    search_queries: int = 0,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="sphere-scale-") as tmp:
         target = folder or Path(tmp) / f"scale{n}"
@@ -153,6 +264,8 @@ def run_scale_bench(
         )
         result["peak_rss_mb_after_build"] = peak_rss_mb()
         result["recall@10_vs_exact"] = approximate_recall(target)
+        if search_queries:
+            result["search"] = search_on_index(target, queries=search_queries)
         result["peak_rss_mb"] = peak_rss_mb()
         return result
 
@@ -163,6 +276,13 @@ def run_scale_bench(
 @click.option("--nprobe", default=32, show_default=True, type=click.IntRange(1))
 @click.option("--flat-threshold", default=200_000, show_default=True, type=click.IntRange(0))
 @click.option("--keep", type=click.Path(file_okay=False), help="keep the index in this folder")
+@click.option(
+    "--search-queries",
+    default=50,
+    show_default=True,
+    type=click.IntRange(0, 10_000),
+    help="time the search methods on the built index with this many queries (0: skip)",
+)
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def scale_bench_command(
@@ -172,6 +292,7 @@ def scale_bench_command(
     nprobe: int,
     flat_threshold: int,
     keep: str | None,
+    search_queries: int,
     as_json: bool,
 ) -> None:
     """Build an index of N synthetic passages (precomputed vectors); time, memory, recall."""
@@ -181,6 +302,7 @@ def scale_bench_command(
         approximate=approximate,
         nprobe=nprobe,
         flat_threshold=flat_threshold,
+        search_queries=search_queries,
     )
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -193,3 +315,11 @@ def scale_bench_command(
         f"disk {result['disk_mb']:.0f} MB\n"
         f"approximate recall@10 vs exact: {result['recall@10_vs_exact']:.3f}"
     )
+    for name, m in result.get("search", {}).get("methods", {}).items():
+        click.echo(
+            f"  {name:14s} p50 {m['p50_ms']:8.2f} ms  p95 {m['p95_ms']:8.2f} ms  "
+            f"×{m['ratio_p50']:.2f} / ×{m['ratio_p95']:.2f}"
+        )
+    if "search" in result:
+        pct = result["search"]["pap_plus_rescored_identical_pct"]
+        click.echo(f"  PAP+ re-scored = exact on {pct}% of queries")

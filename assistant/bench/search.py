@@ -150,100 +150,108 @@ def _pct(xs: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(xs) * 1000.0, q))
 
 
-def bench_size(
-    n_passages: int,
+ExactTop = Callable[[np.ndarray, np.ndarray, int], np.ndarray]
+
+
+def exact_pap_plus_in_memory(index: Any) -> ExactTop:
+    """Exact PAP+ top-k by brute force over every live passage (fits in memory)."""
+    from assistant.retrieval.fusion import top_k_indices
+    from assistant.retrieval.pap import Projection
+
+    all_pids = np.sort(index.meta.live_rows()[0])
+    all_vecs = index.vectors(all_pids)
+
+    def exact(q: np.ndarray, p: np.ndarray, k: int) -> np.ndarray:
+        return all_pids[top_k_indices(Projection.of(q, p).pap_plus(all_vecs), k)]
+
+    return exact
+
+
+def time_methods(
+    index: Any,
+    emb: Any,
+    plans: Sequence[QueryPlan],
     *,
-    queries: int = 50,
     k: int = 10,
     candidates: int = 200,
-    hnsw: bool = False,
-    workdir: Path | None = None,
+    exact_top: ExactTop | None = None,
 ) -> dict[str, Any]:
-    """Latency per method (ms, p50/p95, ratio to plain) and PAP+ exactness at one size."""
+    """Time plain, PAP, PAP+, aspect fusion and ``sphere`` per query on an open index.
+
+    Returns ``methods`` (p50/p95 ms and ratios to plain) and, when ``exact_top``
+    is given, how often candidate re-scored PAP+ differs from exact PAP+.
+    """
     from assistant.config import RetrievalSettings
     from assistant.index.search import late_fusion_rows
     from assistant.retrieval.fusion import aggregate_aspect_scores, top_k_indices
     from assistant.retrieval.pap import Projection
     from assistant.retrieval.retriever import Retriever, query_texts
 
-    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
-        t0 = time.perf_counter()
-        index, emb = build_synthetic(Path(tmp), n_passages, hnsw=hnsw)
-        build_s = time.perf_counter() - t0
-        try:
-            n_topics = len(emb.centres)
-            plans = make_plans(queries, n_topics)
-            settings = RetrievalSettings(mode="sphere", k=k, candidates=candidates)  # type: ignore[call-arg]
-            retriever = Retriever(index, emb, settings)
-            all_vecs = index.vectors(np.sort(index.meta.live_rows()[0]))
-            all_pids = np.sort(index.meta.live_rows()[0])
-            times: dict[str, list[float]] = {
-                m: [] for m in ("plain", "pap", "pap_plus", "aspect_fusion", "sphere")
-            }
-            differ = 0
+    settings = RetrievalSettings(mode="sphere", k=k, candidates=candidates)  # type: ignore[call-arg]
+    retriever = Retriever(index, emb, settings)
+    times: dict[str, list[float]] = {
+        m: [] for m in ("plain", "pap", "pap_plus", "aspect_fusion", "sphere")
+    }
+    differ = 0
 
-            def timed(name: str, fn: Callable[[], Any]) -> Any:
-                a = time.perf_counter()
-                out = fn()
-                times[name].append(time.perf_counter() - a)
-                return out
+    def timed(name: str, fn: Callable[[], Any]) -> Any:
+        a = time.perf_counter()
+        out = fn()
+        times[name].append(time.perf_counter() - a)
+        return out
 
-            # one warm-up query so first-call costs (imports, caches) are not measured
-            texts0 = query_texts(plans[0])
-            retriever.retrieve_encoded(plans[0], emb.encode(texts0), k=k)
-            for plan in plans:
-                texts = query_texts(plan)
-                qv = emb.encode(texts)
-                q = qv[0]
-                p = emb.encode([plan.claims[1].split(" ", 1)[1]])[0]  # the "against …" phrase
-                aspects = emb.encode([a.text for a in plan.aspects])
+    # one warm-up query so first-call costs (imports, caches) are not measured
+    texts0 = query_texts(plans[0])
+    retriever.retrieve_encoded(plans[0], emb.encode(texts0), k=k)
+    index.search_dense(emb.encode(texts0[:1]), candidates)
+    for plan in plans:
+        texts = query_texts(plan)
+        qv = emb.encode(texts)
+        q = qv[0]
+        p = emb.encode([plan.claims[1].split(" ", 1)[1]])[0]  # the "against …" phrase
+        aspects = emb.encode([a.text for a in plan.aspects])
 
-                def plain(q: np.ndarray = q) -> Any:
-                    return index.search_dense(q[None, :], candidates)
+        def plain(q: np.ndarray = q) -> Any:
+            return index.search_dense(q[None, :], candidates)
 
-                def pap(q: np.ndarray = q, p: np.ndarray = p) -> Any:
-                    proj = Projection.of(q, p)
-                    s, ids = index.search_dense(proj.q_p[None, :], candidates)
-                    return s[0] / max(proj.q_p_norm, 1e-12), ids[0]
+        def pap(q: np.ndarray = q, p: np.ndarray = p) -> Any:
+            proj = Projection.of(q, p)
+            s, ids = index.search_dense(proj.q_p[None, :], candidates)
+            return s[0] / max(proj.q_p_norm, 1e-12), ids[0]
 
-                def pap_plus(q: np.ndarray = q, p: np.ndarray = p) -> np.ndarray:
-                    proj = Projection.of(q, p)
-                    s, ids = index.search_dense(proj.q_p[None, :], candidates)
-                    ok = ids[0] >= 0
-                    cand = ids[0][ok]
-                    c_dot_p = index.vectors(cand) @ proj.p
-                    sc = proj.rescore_plus(s[0][ok], c_dot_p)
-                    return cand[top_k_indices(sc, k)]
+        def pap_plus(q: np.ndarray = q, p: np.ndarray = p) -> np.ndarray:
+            proj = Projection.of(q, p)
+            s, ids = index.search_dense(proj.q_p[None, :], candidates)
+            ok = ids[0] >= 0
+            cand = ids[0][ok]
+            c_dot_p = index.vectors(cand) @ proj.p
+            sc = proj.rescore_plus(s[0][ok], c_dot_p)
+            return cand[top_k_indices(sc, k)]
 
-                def aspect_fusion(aspects: np.ndarray = aspects) -> np.ndarray:
-                    _s, ids = index.search_dense(aspects, candidates)
-                    pool = np.unique(ids[ids >= 0])
-                    sc = aspects @ index.vectors(pool).T
-                    rows = index.doc_index(pool)
-                    per = []
-                    for a in range(len(aspects)):
-                        docs, fused = late_fusion_rows(rows, sc[a], 1)
-                        per.append(dict(zip(docs.tolist(), fused.tolist(), strict=True)))
-                    keys = sorted(set().union(*per))
-                    mat = np.array([[d.get(x, np.nan) for x in keys] for d in per])
-                    agg = aggregate_aspect_scores(mat, "amean")
-                    return np.asarray(keys)[top_k_indices(agg, k)]
+        def aspect_fusion(aspects: np.ndarray = aspects) -> np.ndarray:
+            _s, ids = index.search_dense(aspects, candidates)
+            pool = np.unique(ids[ids >= 0])
+            sc = aspects @ index.vectors(pool).T
+            rows = index.doc_index(pool)
+            per = []
+            for a in range(len(aspects)):
+                docs, fused = late_fusion_rows(rows, sc[a], 1)
+                per.append(dict(zip(docs.tolist(), fused.tolist(), strict=True)))
+            keys = sorted(set().union(*per))
+            mat = np.array([[d.get(x, np.nan) for x in keys] for d in per])
+            agg = aggregate_aspect_scores(mat, "amean")
+            return np.asarray(keys)[top_k_indices(agg, k)]
 
-                timed("plain", plain)
-                timed("pap", pap)
-                cand_top = timed("pap_plus", pap_plus)
-                timed("aspect_fusion", aspect_fusion)
+        def sphere(plan: QueryPlan = plan, qv: np.ndarray = qv) -> Any:
+            return retriever.retrieve_encoded(plan, qv, k=k)
 
-                def sphere(plan: QueryPlan = plan, qv: np.ndarray = qv) -> Any:
-                    return retriever.retrieve_encoded(plan, qv, k=k)
-
-                timed("sphere", sphere)
-                exact = Projection.of(q, p).pap_plus(all_vecs)
-                exact_top = all_pids[top_k_indices(exact, k)]
-                if not np.array_equal(np.asarray(cand_top), exact_top):
-                    differ += 1
-        finally:
-            index.close()
+        timed("plain", plain)
+        timed("pap", pap)
+        cand_top = timed("pap_plus", pap_plus)
+        timed("aspect_fusion", aspect_fusion)
+        timed("sphere", sphere)
+        if exact_top is not None and not np.array_equal(np.asarray(cand_top), exact_top(q, p, k)):
+            differ += 1
     ref50, ref95 = _pct(times["plain"], 50), _pct(times["plain"], 95)
     methods = {}
     for name, ts in times.items():
@@ -254,16 +262,47 @@ def bench_size(
             "ratio_p50": round(p50 / ref50, 3),
             "ratio_p95": round(p95 / ref95, 3),
         }
+    out: dict[str, Any] = {"queries": len(plans), "candidates": candidates, "methods": methods}
+    if exact_top is not None:
+        out["pap_plus_rescored_differs_from_exact"] = differ
+        out["pap_plus_rescored_identical_pct"] = round(
+            100.0 * (len(plans) - differ) / len(plans), 2
+        )
+    return out
+
+
+def bench_size(
+    n_passages: int,
+    *,
+    queries: int = 50,
+    k: int = 10,
+    candidates: int = 200,
+    hnsw: bool = False,
+    workdir: Path | None = None,
+) -> dict[str, Any]:
+    """Latency per method (ms, p50/p95, ratio to plain) and PAP+ exactness at one size."""
+    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+        t0 = time.perf_counter()
+        index, emb = build_synthetic(Path(tmp), n_passages, hnsw=hnsw)
+        build_s = time.perf_counter() - t0
+        try:
+            plans = make_plans(queries, len(emb.centres))
+            timing = time_methods(
+                index,
+                emb,
+                plans,
+                k=k,
+                candidates=candidates,
+                exact_top=exact_pap_plus_in_memory(index),
+            )
+        finally:
+            index.close()
     return {
         "passages": n_passages,
         "dim": DIM,
         "faiss": "hnsw" if hnsw else "flat",
-        "queries": queries,
-        "candidates": candidates,
         "build_seconds": round(build_s, 1),
-        "methods": methods,
-        "pap_plus_rescored_differs_from_exact": differ,
-        "pap_plus_rescored_identical_pct": round(100.0 * (queries - differ) / queries, 2),
+        **timing,
     }
 
 

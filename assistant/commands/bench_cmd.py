@@ -16,6 +16,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.bench.search", "search_bench_command"),
     ("assistant.bench.index", "index_bench_command"),
     ("assistant.bench.scale", "scale_bench_command"),
+    ("assistant.bench.report", "ask_bench_command"),
 ]
 
 
@@ -62,12 +63,11 @@ def bench_group(
         raise click.BadParameter(
             "comma-separated passage counts", param_hint="--search-sizes"
         ) from None
-    settings = ctx.obj.settings
     result = report.run_all(
-        settings,
         scale_passages=scale_passages,
         search_sizes=sizes,
         say=lambda m: click.echo(f"… {m}", err=True),
+        config_path=ctx.obj.config_path,
     )
     path = report.write_result(result, Path(out))
     if as_json:

@@ -71,6 +71,8 @@ class BuildReport:
     resumed: bool = False
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: seconds of the final steps: "faiss" (train + add + save), "bm25", "compact"
+    stage_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def docs_per_second(self) -> float:
@@ -384,10 +386,13 @@ def _finalize(
         source = vectors[int(vec_rows[0]) : int(vec_rows[0]) + len(vec_rows)]
     else:
         source = _RowView(vectors, vec_rows)  # type: ignore[assignment]
+    t0 = time.perf_counter()
     index = build_faiss(meta.dim, spec, source, pids)
     save_index(index, folder / "faiss.index")
     del index
+    report.stage_seconds["faiss"] = time.perf_counter() - t0
 
+    t0 = time.perf_counter()
     texts: list[str] = []
     ids: list[int] = []
     for batch_ids, batch_texts in meta.iter_passage_texts():
@@ -395,8 +400,11 @@ def _finalize(
         texts.extend(batch_texts)
     BM25Index.build(texts, np.asarray(ids, dtype=np.int64)).save(folder / "bm25")
     del texts
+    report.stage_seconds["bm25"] = time.perf_counter() - t0
 
+    t0 = time.perf_counter()
     compacted = _maybe_compact(meta, vectors)
+    report.stage_seconds["compact"] = time.perf_counter() - t0
     if compacted:
         report.notes.append(f"compacted vector file (dropped {compacted} stale rows)")
     n_docs, n_pass = meta.counts()
