@@ -26,7 +26,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from assistant import lexicon as lx
@@ -950,6 +950,8 @@ def parse_rules(question: object) -> QueryPlan:
         if not (c.dimension == "keyword" and c.negated)
     ]
     aspects = find_aspects(q, root, exclude)
+    if con_spans:
+        aspects = _without_instruction_words(aspects)
     claims = make_claims(root_text, intent)
     return QueryPlan(
         question=q,
@@ -1005,12 +1007,158 @@ def _root_text(
         r"(?:\s+(?:and|but|or|from|by|in|on|with|of)|[,;:])+\s*([?.!]?)$", r"\1", text, flags=re.I
     )
     text = re.sub(r"\s{2,}", " ", text).strip()
+    text = _drop_instruction_leftovers(text) if con_spans else text
     for a, b in (('"', '"'), ("“", "”")):
         if (text.count(a) + (text.count(b) if a != b else 0)) % 2:  # a quote cut in half
             text = text.replace(a, "").replace(b, "").strip()
     if request and not found_content(text):
         text = q[root[0] : root[1]].strip()
     return text or q
+
+
+# what is left of an instruction sentence once its constraint phrase is cut out
+# ("Only documents of fewer than 90 words." -> "Only documents.")
+_INSTRUCTION_FILLER = frozenset(
+    [
+        "only",
+        "just",
+        "please",
+        "find",
+        "show",
+        "give",
+        "get",
+        "list",
+        "return",
+        "retrieve",
+        "search",
+        "me",
+        "us",
+        "i",
+        "we",
+        "want",
+        "need",
+        "would",
+        "like",
+        "it",
+        "they",
+        "must",
+        "should",
+        "has",
+        "have",
+        "contain",
+        "contains",
+        "containing",
+        "with",
+        "without",
+        "that",
+        "which",
+        "who",
+        "the",
+        "a",
+        "an",
+        "of",
+        "in",
+        "from",
+        "by",
+        "on",
+        "for",
+        "and",
+        "or",
+        "word",
+        "words",
+        "term",
+        "terms",
+        "document",
+        "documents",
+        "article",
+        "articles",
+        "text",
+        "texts",
+        "page",
+        "pages",
+        "piece",
+        "pieces",
+        "source",
+        "sources",
+        "result",
+        "results",
+        "paper",
+        "papers",
+        "post",
+        "posts",
+        "item",
+        "items",
+        "answer",
+        "answers",
+    ]
+)
+
+
+# words that open an instruction sentence
+_INSTRUCTION_OPENERS = frozenset(
+    [
+        "only",
+        "just",
+        "please",
+        "find",
+        "show",
+        "give",
+        "get",
+        "list",
+        "return",
+        "retrieve",
+        "search",
+        "it",
+        "they",
+        "documents",
+        "articles",
+        "texts",
+        "pages",
+        "sources",
+        "results",
+    ]
+)
+
+
+def _without_instruction_words(aspects: list[Aspect]) -> list[Aspect]:
+    """Aspects minus a trailing instruction opener ("Apple Only documents" -> "Apple");
+    an aspect made of instruction words only ("only") is dropped."""
+    out: list[Aspect] = []
+    for a in aspects:
+        tokens = a.text.split()
+        cut = len(tokens)
+        for i in range(1, len(tokens)):
+            rest = [t.strip(",;:.").lower() for t in tokens[i:]]
+            opener = tokens[i][:1].isupper() and rest[0] in _INSTRUCTION_OPENERS
+            if opener and all(w in _INSTRUCTION_FILLER for w in rest):
+                cut = i
+                break
+        text = " ".join(tokens[:cut])
+        if not any(w not in _INSTRUCTION_FILLER for w in _words(text)):
+            continue
+        span = a.span
+        if span and cut < len(tokens):
+            span = (span[0], span[0] + len(text))
+        out.append(replace(a, text=text, span=span))
+    return out
+
+
+def _drop_instruction_leftovers(text: str) -> str:
+    """Drop sentences made only of instruction filler; fix "?." left by a cut."""
+    parts = re.split(r"(?<=[.?!])\s+", text)
+    kept = [p for p in parts if any(w not in _INSTRUCTION_FILLER for w in _words(p.lower()))]
+    out = " ".join(kept) if kept else text
+    # an instruction run on after a title without a full stop
+    # ("Studying Abroad Only documents."): cut the filler tail from its capitalised opener
+    tokens = out.rstrip(". ").split()
+    j = len(tokens)
+    while j > 1 and tokens[j - 1].strip(",;:").lower() in _INSTRUCTION_FILLER:
+        j -= 1
+    for i in range(max(j, 1), len(tokens)):
+        if tokens[i][:1].isupper() and tokens[i].lower() in _INSTRUCTION_OPENERS:
+            out = " ".join(tokens[:i])
+            break
+    return re.sub(r"([?!])[.]+$", r"\1", out.strip())
 
 
 def found_content(text: str) -> bool:

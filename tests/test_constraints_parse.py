@@ -21,13 +21,13 @@ def _cons(question: str) -> list[tuple[str, str, bool]]:
         ("? It must not mention insurance.", ("keyword", "insurance", True)),
         ("? Exclude documents that mention insurance.", ("keyword", "insurance", True)),
         ("? Only documents that do not mention insurance.", ("keyword", "insurance", True)),
-        ("? Find articles without the word \"insurance\".", ("keyword", "insurance", True)),
+        ('? Find articles without the word "insurance".', ("keyword", "insurance", True)),
         ("? Not in Spanish.", ("language", "es", True)),
         (", not from news sites", ("source", "news", True)),
         # the positive forms
         (", must mention insurance", ("keyword", "insurance", False)),
         ("? Only documents that mention insurance.", ("keyword", "insurance", False)),
-        ("? Find articles containing the word \"insurance\".", ("keyword", "insurance", False)),
+        ('? Find articles containing the word "insurance".', ("keyword", "insurance", False)),
         ("? Only documents in Spanish.", ("language", "es", False)),
     ],
 )
@@ -68,3 +68,33 @@ def test_no_instruction_no_constraint() -> None:
 def test_good_for_someone_is_content_not_an_audience(question: str) -> None:
     assert parse_rules(question).constraints == []
     assert ("audience", "child", False) in _cons("Explain vaccines for children")
+
+
+@pytest.mark.parametrize(
+    ("question", "root"),
+    [
+        ("Friends or Seinfeld? Only documents of fewer than 110 words.", "Friends or Seinfeld?"),
+        ("Is nuclear power safe? It must not mention Chernobyl.", "Is nuclear power safe?"),
+        ('Are uniforms good? Find articles containing the word "cost".', "Are uniforms good?"),
+        # an instruction run on after a title with no full stop
+        (
+            "The Perspective on Studying Abroad Only documents of at least 110 words.",
+            "The Perspective on Studying Abroad",
+        ),
+        ("Cats or dogs It must mention fur", "Cats or dogs"),
+    ],
+)
+def test_root_query_keeps_no_instruction_leftovers(question: str, root: str) -> None:
+    plan = parse_rules(question)
+    assert plan.constraints, "the instruction was parsed"
+    assert plan.root_query == root
+    for a in plan.aspects:  # no "Only documents" facet; spans still point at the text
+        assert "only" not in a.text.lower().split() and "documents" not in a.text.lower()
+        assert a.span is None or question[a.span[0] : a.span[1]] == a.text
+
+
+def test_without_instructions_the_root_is_untouched() -> None:
+    # "Articles" here is content, and there is no constraint to clean up after
+    assert (
+        parse_rules("Should students read Articles").root_query == "Should students read Articles"
+    )

@@ -3,8 +3,9 @@
 One call of :meth:`Retriever.retrieve` does, for one question:
 
 1. **Queries** (:func:`query_texts`): the question (and the root query when it
-   differs), the two claims (``plan.claims[0]`` is the pro side, ``[1]`` the con
-   side) plus the perspectives that name a side, and the aspects (when ≥ 2) —
+   differs; the root query alone when the plan has constraints, whose phrases
+   the root query leaves out), the two claims (``plan.claims[0]`` is the pro
+   side, ``[1]`` the con side) plus the perspectives that name a side, and the aspects (when ≥ 2) —
    all encoded in one batched encoder call.
 2. **Candidates**: one batched FAISS search and one batched BM25 call; the
    union of the returned passages is the candidate pool. FAISS only nominates:
@@ -125,6 +126,10 @@ def plan_queries(plan: QueryPlan) -> PlanQueries:
     question = " ".join((plan.question or plan.root_query or "").split())
     root = " ".join((plan.root_query or "").split()) or question
     topic = (question,) if root == question else (question, root)
+    if plan.constraints and plan.root_query:
+        # the instruction ("only documents of fewer than 90 words") says which documents
+        # qualify, not what they are about: the topic is the question without it
+        topic = (root,)
     sides: dict[Side, list[str]] = {"pro": [], "con": []}
     for side, claim in zip(SIDES, plan.claims, strict=False):
         c = " ".join((claim or "").split())
