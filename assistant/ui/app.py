@@ -72,7 +72,7 @@ WELCOME = (
     "writes two opposing claims with the perspectives behind each, and cites "
     "every document: select a [n] marker to see the passage and whether it holds up."
 )
-EXAMPLE = "Try: Should vaccination be compulsory for school children?"
+EXAMPLE = "Try: Should school uniforms be mandatory?"
 PROBLEM_HIDDEN = {"new_session", "toggle_sidebar", "export", "edit_plan"}
 
 

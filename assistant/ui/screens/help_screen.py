@@ -13,7 +13,7 @@ from textual.widgets import Markdown
 HELP = """\
 # Sphere — balanced research over your own documents
 
-Ask a question ("Should vaccination be compulsory for school children?",
+Ask a question ("Should school uniforms be mandatory?",
 "find evidence against a four-day week from business sources"). Sphere works
 out the **perspectives**, **aspects** and **constraints** in it, searches the
 open index for both sides, and writes **two opposing claims**, each with the
