@@ -1,8 +1,16 @@
-"""``sphere search NAME "query"``."""
+"""``sphere search NAME "query" [--mode dense|bm25|hybrid|sphere]``.
+
+The plain modes print one ranked list. ``sphere`` reads the query with the
+rules (no model: the claims, perspectives, aspects and constraints of
+:func:`assistant.understand.parse_rules`), runs the perspective-aware
+:class:`~assistant.retrieval.retriever.Retriever` and prints one list per
+claim, with any note a constraint left (e.g. too few documents meet it).
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -14,7 +22,11 @@ from assistant.commands.context import Context, pass_ctx
 @click.argument("query")
 @click.option("--k", default=10, show_default=True, type=click.IntRange(1, 1000))
 @click.option(
-    "--mode", type=click.Choice(["dense", "bm25", "hybrid"]), default="dense", show_default=True
+    "--mode",
+    type=click.Choice(["dense", "bm25", "hybrid", "sphere"]),
+    default="dense",
+    show_default=True,
+    help="sphere: two ranked lists, one per claim (the query read by the rules)",
 )
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 @pass_ctx
@@ -42,6 +54,10 @@ def search_command(ctx: Context, name: str, query: str, k: int, mode: str, as_js
                     f"the configured embedder is '{embedder.name}'",
                     hint="use --mode bm25, or rebuild the index with this embedder",
                 )
+        if mode == "sphere":
+            assert embedder is not None
+            _sphere(index, embedder, query, k, as_json, s, name)
+            return
         hits = search(
             index,
             embedder,
@@ -65,6 +81,42 @@ def search_command(ctx: Context, name: str, query: str, k: int, mode: str, as_js
         return
     if not hits:
         click.echo("No results.")
+    _print_hits(hits)
+
+
+def _sphere(
+    index: Any, embedder: Any, query: str, k: int, as_json: bool, s: Any, name: str
+) -> None:
+    from assistant.models import SIDES
+    from assistant.retrieval.retriever import Retriever
+    from assistant.understand import parse_rules
+
+    plan = parse_rules(query)
+    retriever = Retriever(index, embedder, s.retrieval.model_copy(update={"mode": "sphere"}))
+    sides = retriever.retrieve(plan, k=k)
+    if as_json:
+        out = {
+            "index": name,
+            "query": query,
+            "mode": "sphere",
+            "plan": plan.to_dict(),
+            "sides": {side: [h.to_dict() for h in hits] for side, hits in sides.items()},
+            "notes": retriever.last_notes,
+        }
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        return
+    for side, claim in zip(SIDES, plan.claims, strict=False):
+        label = "FOR" if side == "pro" else "AGAINST"
+        click.secho(f"{label}: {claim or '(no claim)'}", bold=True, underline=True)
+        if not sides[side]:
+            click.echo("  No results.")
+        _print_hits(sides[side])
+        click.echo()
+    for note in retriever.last_notes:
+        click.echo(f"Note: {note}")
+
+
+def _print_hits(hits: list[Any]) -> None:
     for h in hits:
         click.secho(f"{h.rank:>3}. [{h.score:.4f}] {h.title}", bold=True)
         click.echo(f"     id {h.doc_id} · {h.source}")

@@ -1,0 +1,67 @@
+"""``sphere search`` from the command line, including ``--mode sphere`` (two lists)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from assistant.cli import cli
+from assistant.demo import DEMO_FIELDS, demo_corpus_path
+from assistant.index import BuildOptions, build_index
+from assistant.ingest.loaders import FieldMapping
+
+
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory, embedder) -> Path:  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("search-cli") / "indexes"
+    opts = BuildOptions(mapping=FieldMapping(**DEMO_FIELDS))
+    build_index(folder, "demo", [demo_corpus_path()], embedder, opts)
+    return folder
+
+
+def _run(demo_dir: Path, *args: str) -> tuple[int, str]:
+    env = {"SPHERE_INDEX_DIR": str(demo_dir)}
+    r = CliRunner().invoke(cli, ["search", "demo", *args], env=env, catch_exceptions=False)
+    return r.exit_code, r.output
+
+
+def test_sphere_mode_gives_two_disjoint_lists_with_the_plan(demo_dir: Path) -> None:
+    code, out = _run(demo_dir, "Should school uniforms be mandatory?", "--mode", "sphere", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["mode"] == "sphere"
+    assert data["plan"]["claims"][0] and data["plan"]["claims"][1]
+    pro = [h["doc_id"] for h in data["sides"]["pro"]]
+    con = [h["doc_id"] for h in data["sides"]["con"]]
+    assert pro and con and not set(pro) & set(con)
+    # the demo corpus's uniforms documents are what both sides draw on
+    assert sum(d.startswith("uniforms-") for d in pro + con) >= 0.8 * len(pro + con)
+
+
+def test_sphere_mode_applies_a_length_instruction(demo_dir: Path) -> None:
+    words = {
+        r["id"]: len(r["text"].split())
+        for r in map(json.loads, demo_corpus_path().read_text(encoding="utf-8").splitlines())
+    }
+    q = "Should school uniforms be mandatory? Only documents of fewer than 85 words."
+    code, out = _run(demo_dir, q, "--mode", "sphere", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert [c["dimension"] for c in data["plan"]["constraints"]] == ["length"]
+    assert data["plan"]["root_query"] == "Should school uniforms be mandatory?"
+    hits = [h["doc_id"] for h in data["sides"]["pro"] + data["sides"]["con"]]
+    assert hits and all(words[d] <= 85 for d in hits)
+    # without the instruction, longer documents are among the results
+    code, out = _run(demo_dir, "Should school uniforms be mandatory?", "--mode", "sphere", "--json")
+    plain = json.loads(out)
+    assert any(words[h["doc_id"]] > 85 for s in plain["sides"].values() for h in s)
+
+
+def test_sphere_mode_text_output_names_both_claims(demo_dir: Path) -> None:
+    code, out = _run(demo_dir, "Is nuclear power safe?", "--mode", "sphere", "--k", "3")
+    assert code == 0, out
+    assert "FOR:" in out and "AGAINST:" in out
+    assert out.count("id nuclear-") >= 4
