@@ -391,6 +391,9 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
             (c.dimension, c.value.lower(), c.negated) == (dim, value.lower(), negated) for c in cons
         ):
             return
+        # audience and format re-weight, never filter (retrieval.constraints.is_hard):
+        # say so in the plan the user reads and edits
+        hard = hard and dim not in ("audience", "format")
         cons.append(Constraint(dim, value, negated=negated, hard=hard, text=_span_text(q, span)))
         spans.append(span)
 

@@ -98,3 +98,10 @@ def test_without_instructions_the_root_is_untouched() -> None:
     assert (
         parse_rules("Should students read Articles").root_query == "Should students read Articles"
     )
+
+
+def test_format_and_audience_are_soft_in_the_plan() -> None:
+    # retrieval only re-weights by them (constraints.is_hard); the plan must not say "hard"
+    cons = parse_rules("Should school uniforms be mandatory? As a list, for a general audience")
+    got = {c.dimension: c.hard for c in cons.constraints}
+    assert got == {"format": False, "audience": False}
