@@ -35,6 +35,8 @@ from assistant.summarize.hiersphere import (
     Candidate,
     LocalSummary,
     SummaryOptions,
+    _Prepared,
+    attach_support,
     condense,
     editorial_deterministic,
     make_groups,
@@ -208,6 +210,85 @@ def test_editorial_merge_unites_references_of_equal_perspectives() -> None:
     assert sorted(m.doc_ids[0] for m in merged if m.side == "con") == ["d3", "d4"]
     capped = editorial_deterministic(locs, SummaryOptions(max_perspectives=1))
     assert [m.doc_ids for m in capped if m.side == "con"] == [["d3"]]
+
+
+def _prepared(sides: dict[str, str], vecs: dict[str, list[list[float]]]) -> _Prepared:
+    return _Prepared(
+        docs=[],
+        claims=("a", "b"),
+        claim_vecs=np.zeros((2, 2)),
+        query_vec=np.zeros(2),
+        sent_vecs={k: np.array(v) for k, v in vecs.items()},
+        sides=sides,  # type: ignore[arg-type]
+    )
+
+
+def _doc(doc_id: str, rank: int, n: int) -> SourceDoc:
+    from assistant.summarize.evidence import Sentence
+
+    sents = [Sentence(doc_id, 0, 10 * i, 10 * i + 5, f"{doc_id} s{i}") for i in range(n)]
+    return SourceDoc(doc_id, rank=rank, sentences=sents)
+
+
+def test_attach_support_cites_supporting_documents_on_their_own_side() -> None:
+    # unit vectors by hand: cos(e, p) = e · p
+    p1 = np.array([1.0, 0.0])
+    p2 = np.array([0.0, 1.0])
+    pro = Candidate("P1", "pro", ["d1"], 1.0, vec=p1)
+    pro2 = Candidate("P2", "pro", ["d4"], 0.5, vec=p2)
+    con = Candidate("C1", "con", ["d5"], 1.0, vec=p1)
+    prep = _prepared(
+        {"d1": "pro", "d2": "pro", "d3": "pro", "d4": "pro", "d5": "con", "d6": "con"},
+        {
+            "d1": [[1.0, 0.0]],
+            "d2": [[0.0, 1.0], [0.8, 0.6]],  # best for P1: 0.8 (sentence 1); for P2: 1.0
+            "d3": [[0.5, -0.866]],  # 0.5 with P1: below 0.6, not cited
+            "d4": [[0.0, 1.0]],
+            "d5": [[1.0, 0.0]],
+            "d6": [[0.6, 0.8]],  # con: 0.6 with C1, never offered to a pro perspective
+        },
+    )
+    docs = [_doc("d1", 1, 1), _doc("d2", 2, 2), _doc("d3", 3, 1), _doc("d4", 4, 1)]
+    docs += [_doc("d5", 5, 1), _doc("d6", 6, 1)]
+    attach_support([pro, pro2, con], prep, docs, 0.6)
+    assert pro.doc_ids == ["d1"]
+    assert pro2.doc_ids == ["d4", "d2"] and pro2.evidence["d2"].text == "d2 s0"
+    assert con.doc_ids == ["d5", "d6"]
+    assert all("d3" not in c.doc_ids for c in (pro, pro2, con))
+
+
+def test_hiersphere_cites_no_fewer_documents_than_vanilla(embedder) -> None:  # type: ignore[no-untyped-def]
+    # d6 restates d1; with two groups it lands in the group of d2 and d4, which
+    # rank higher, so a per-group cap of 2 dropped it before the editorial merge
+    # could add it to d1's perspective, as the single pass does
+    texts = [
+        "Car bans cut air pollution in the city centre.",
+        "Pedestrian streets bring more customers to local shops.",
+        "Fewer cars in the centre means fewer injured pedestrians.",
+        "Quiet streets without traffic make the centre a nicer place to live.",
+        "Children can walk to school safely when cars are banned downtown.",
+        "Car bans cut the air pollution in city centres.",
+        "Cycling grows quickly when the centre is closed to cars.",
+        "Noise from traffic falls sharply after a downtown car ban.",
+    ]
+    docs = []
+    for i, t in enumerate(texts, 1):
+        d = SourceDoc(f"d{i}", rank=i, side_ranks={"pro": i})
+        d.passages = [Passage(f"d{i}", 0, t, 0, len(t), passage_id=i)]
+        d.sentences = split_passages(d.doc_id, d.passages)
+        docs.append(d)
+    plan = QueryPlan(
+        question=QUESTION,
+        root_query=QUESTION,
+        claims=("Cars should be banned from city centres.", "Cars should not be banned."),
+    )
+    cited = {}
+    for groups in (1, 2):
+        opts = SummaryOptions(groups=groups, max_perspectives=4, attach_threshold=None)
+        draft = summarize(plan, docs, embedder, opts)
+        cited[groups] = {d for c in draft.candidates for d in c.doc_ids}
+    assert "d6" in cited[1]
+    assert cited[2] >= cited[1]
 
 
 def test_tighten_schema_only_narrows() -> None:

@@ -63,10 +63,17 @@ class SummaryOptions:
     groups: int = 4  # local summarizers (paper 004 §5: four agents)
     documents: int = 20  # documents summarized (paper 004 §5: 20)
     max_perspectives: int = 4  # per claim, after the editorial merge
-    local_max: int = 2  # per claim and group (HierSphere); vanilla keeps max_perspectives
+    # per claim and group, model path only (the schema's maxItems); a deterministic local
+    # summary keeps max_perspectives, because a local cap only drops documents the
+    # editorial merge could still cite (measured: HierSphere fell below vanilla with 2)
+    local_max: int = 2
     path: SummaryPath = "deterministic"
     # greedy clustering: two perspectives on one side with cosine >= this are one
     merge_threshold: float = 0.8
+    # a summarized document not cited yet is added as a reference of the kept
+    # perspective on its side that one of its sentences supports with cosine >= this
+    # (the verifier's similarity threshold); None = off
+    attach_threshold: float | None = 0.6
     # evidence sentence score = w * relevance + (1 - w) * centrality
     relevance_weight: float = 0.5
     # side score = z(stance) + w * retrieval side (+1 pro / -1 con)
@@ -389,6 +396,39 @@ def local_deterministic(
     return LocalSummary(group, [d.doc_id for d in docs], merged, "deterministic")
 
 
+def attach_support(
+    final: list[Candidate], prep: _Prepared, docs: Sequence[SourceDoc], threshold: float
+) -> None:
+    """Cite every summarized document that supports a kept perspective on its side.
+
+    Paper 004 eq. 1 gives each perspective p_ij the set D_ij of documents that
+    support it, not one document. After the cap, a document d on side s that no
+    kept perspective cites yet is added to the perspective p on side s with the
+    highest max over d's sentences e of cos(e, p), when that reaches
+    ``threshold``; its evidence is that sentence. Only the document's own side
+    is searched (a document is never cited under both claims). In place.
+    """
+    cited = {doc_id for c in final for doc_id in c.doc_ids}
+    for d in sorted(docs, key=lambda x: x.rank):
+        side = prep.sides.get(d.doc_id)
+        sv = prep.sent_vecs.get(d.doc_id)
+        if side is None or sv is None or not len(sv) or d.doc_id in cited:
+            continue
+        best: tuple[float, Candidate, int] | None = None
+        for c in final:
+            if c.side != side or c.vec is None:
+                continue
+            sims = sv @ c.vec
+            i = int(np.argmax(sims))
+            if float(sims[i]) >= threshold and (best is None or float(sims[i]) > best[0]):
+                best = (float(sims[i]), c, i)
+        if best is not None:
+            _sim, c, i = best
+            c.doc_ids.append(d.doc_id)
+            c.evidence[d.doc_id] = d.sentences[i]
+            cited.add(d.doc_id)
+
+
 def editorial_deterministic(
     locals_: Sequence[LocalSummary], options: SummaryOptions
 ) -> list[Candidate]:
@@ -569,7 +609,7 @@ def summarize(
     off = set(prep.off_topic)
     groups = make_groups([d for d in docs if d.doc_id not in off], opts.groups)
     hier = len(groups) > 1
-    cap = opts.local_max if hier else opts.max_perspectives
+    cap = opts.max_perspectives
     use_model = opts.path == "model" and backend is not None and prompts is not None
     labels = {f"doc_{i}": d.doc_id for i, d in enumerate(docs, 1)}
     notes: list[str] = []
@@ -610,6 +650,8 @@ def summarize(
             notes.append(f"editorial merge: model failed ({exc.title}); deterministic")
     if final is None:
         final = editorial_deterministic(locals_, opts)
+    if opts.attach_threshold is not None:
+        attach_support(final, prep, [d for d in docs if d.doc_id not in off], opts.attach_threshold)
     summary = to_summary(plan, prep, final, method="model" if use_model else "deterministic")
     summary.notes.extend(notes)
     return Draft(
