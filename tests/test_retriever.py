@@ -205,3 +205,33 @@ def test_hnsw_index_same_results(tmp_path: Path, embedder, index) -> None:  # ty
         assert [x.score for x in a["pro"]] == pytest.approx([x.score for x in b["pro"]], abs=1e-5)
     finally:
         h.close()
+
+
+def test_pool_feedback_rm3_and_graph(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    params = SphereParams(rm3_weight=0.5, rm3_terms=5, graph_weight=0.8, graph_docs=3)
+    hits = Retriever(index, embedder, params=params).retrieve(PLAN, k=3)
+    ids = _ids(hits)
+    assert not set(ids["pro"]) & set(ids["con"])
+    top = {hits[s][0].doc_id for s in ("pro", "con")}
+    assert top <= {"pro-grades", "pro-habits", "con-stress", "con-sleep"}
+    assert all("graph" in h.scores for hs in hits.values() for h in hs)
+
+
+def test_rm3_channel_prefers_feedback_terms(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    r = Retriever(index, embedder, params=SphereParams(rm3_terms=5))
+    pq = plan_queries(PLAN)
+    pool = r._pool(pq, embedder.encode(pq.texts), "sphere")
+    by_row = index.documents_by_row([int(x) for x in pool.doc_rows])
+    at = {by_row[int(d)].doc_id: i for i, d in enumerate(pool.doc_rows)}  # one passage a doc
+    fb = np.array([at["con-sleep"]])  # feedback: the "abolish homework … sleep" passage
+    rm3 = r._rm3(pool, fb, np.array([1.0]))
+    assert rm3.max() == pytest.approx(1.0)
+    assert rm3[at["con-sleep"]] == pytest.approx(1.0)  # its own terms score it highest
+    assert rm3[at["con-sleep"]] > rm3[at["pro-habits"]]
+
+
+def test_best_passage_each() -> None:
+    docs = np.array([7, 3, 7, 3, 9])
+    scores = np.array([0.1, 0.5, 0.9, 0.2, 0.3])
+    # sorted documents 3, 7, 9 -> best passages 1 (0.5), 2 (0.9), 4 (0.3)
+    assert rmod._best_passage_each(docs, scores).tolist() == [1, 2, 4]

@@ -176,10 +176,14 @@ def cross_validate(
 
 
 def default_grid(base: Any) -> list[Any]:
-    """The ``sphere`` parameter grid searched by ``--cv`` (small on purpose)."""
+    """The ``sphere`` parameter grid searched by ``--cv`` (small on purpose): λ × γ × β × μ."""
     grid = []
-    for lam, gamma, beta in itertools.product((0.1, 0.15, 0.2), (0.0, 0.2), (0.0, 1.0, 2.0)):
-        grid.append(replace(base, lexical_weight=lam, side_weight=gamma, prf_weight=beta))
+    for lam, gamma, beta, mu in itertools.product(
+        (0.1, 0.15, 0.2), (0.0, 0.2), (0.0, 1.0, 2.0), (0.0, 0.3)
+    ):
+        grid.append(
+            replace(base, lexical_weight=lam, side_weight=gamma, prf_weight=beta, rm3_weight=mu)
+        )
     return grid
 
 
@@ -282,7 +286,15 @@ def run_persphere(
     return out
 
 
-_TUNED = ("lexical_weight", "side_weight", "prf_weight", "prf_docs", "aspect_weight", "mmr")
+_TUNED = (
+    "lexical_weight",
+    "side_weight",
+    "prf_weight",
+    "prf_docs",
+    "rm3_weight",
+    "aspect_weight",
+    "mmr",
+)
 
 
 @click.command("persphere")

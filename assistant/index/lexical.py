@@ -48,6 +48,8 @@ class BM25Index:
     def __init__(self, retriever: Any, ids: np.ndarray) -> None:
         self.retriever = retriever
         self.ids = ids  # corpus row -> passage id
+        self._row_of: np.ndarray | None = None  # passage id -> corpus row (built on first use)
+        self._sorted = True  # row indices sorted within each token column (checked with _row_of)
 
     @classmethod
     def build(cls, texts: Sequence[str], ids: np.ndarray) -> BM25Index:
@@ -105,3 +107,52 @@ class BM25Index:
             pids[i, : len(hit)] = self.ids[hit]
             scores[i, : len(hit)] = s[hit]
         return scores, pids
+
+    def contributions(self, token_ids: Sequence[int], passage_ids: np.ndarray) -> np.ndarray:
+        """BM25 contribution of each token to each passage, (len(token_ids), len(passage_ids)).
+
+        Read from the precomputed score matrix (bm25s keeps it column-per-token
+        with row indices sorted), by binary search of the passages' rows in each
+        token's column: O(len(passage_ids) · log n) a token, so scoring a few
+        hundred candidates for feedback terms costs no pass over the index.
+        Unknown passage ids score 0.
+        """
+        pids = np.asarray(passage_ids, dtype=np.int64)
+        out = np.zeros((len(token_ids), len(pids)), dtype=np.float32)
+        if not len(pids) or not len(token_ids) or not len(self.ids):
+            return out
+        sc = self.retriever.scores
+        data, indices, indptr = sc["data"], sc["indices"], sc["indptr"]
+        if self._row_of is None:
+            row_of = np.full(int(self.ids.max()) + 1, -1, dtype=np.int64)
+            row_of[self.ids] = np.arange(len(self.ids))
+            self._row_of = row_of
+            self._sorted = _columns_sorted(np.asarray(indices), np.asarray(indptr))
+        ok = (pids >= 0) & (pids < len(self._row_of))
+        rows = np.full(len(pids), -1, dtype=np.int64)
+        rows[ok] = self._row_of[pids[ok]]
+        for i, t in enumerate(token_ids):
+            lo, hi = int(indptr[t]), int(indptr[t + 1])
+            col = indices[lo:hi]
+            if not self._sorted:  # not what bm25s builds; kept correct, not fast
+                j = np.flatnonzero(np.isin(col, rows))
+                where = {int(r): lo + int(k) for r, k in zip(col[j], j, strict=True)}
+                for c, r in enumerate(rows):
+                    if int(r) in where:
+                        out[i, c] = data[where[int(r)]]
+                continue
+            j = np.searchsorted(col, rows)
+            hit = (rows >= 0) & (j < len(col))
+            hit[hit] = col[j[hit]] == rows[hit]
+            out[i, hit] = data[lo + j[hit]]
+        return out
+
+
+def _columns_sorted(indices: np.ndarray, indptr: np.ndarray) -> bool:
+    """True when the row indices increase within every column of a CSC matrix."""
+    if len(indices) < 2:
+        return True
+    starts = np.zeros(len(indices), dtype=bool)
+    at = indptr[(indptr > 0) & (indptr < len(indices))]
+    starts[at] = True
+    return bool(np.all((np.diff(indices) > 0) | starts[1:]))

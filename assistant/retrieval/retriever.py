@@ -4,8 +4,8 @@ One call of :meth:`Retriever.retrieve` does, for one question:
 
 1. **Queries** (:func:`query_texts`): the question (and the root query when it
    differs; the root query alone when the plan has constraints, whose phrases
-   the root query leaves out), the two claims (``plan.claims[0]`` is the pro
-   side, ``[1]`` the con side) plus the perspectives that name a side, and the aspects (when ≥ 2) —
+   the root query leaves out), the two claims (``plan.claims[0]`` is the pro side, ``[1]`` the con
+   side) plus the perspectives that name a side, and the aspects (when ≥ 2) —
    all encoded in one batched encoder call.
 2. **Candidates**: one batched FAISS search and one batched BM25 call; the
    union of the returned passages is the candidate pool. FAISS only nominates:
@@ -17,10 +17,14 @@ One call of :meth:`Retriever.retrieve` does, for one question:
    ``h_t(c) = (1 − λ)·cos(t, c) + λ·bm25(t, c) / max bm25(t, ·)``
    (Bruch, Gai & Ingber 2023, "An analysis of fusion functions for hybrid
    retrieval": a tuned convex combination beats RRF).
-4. **Topic**: the question channel with Rocchio pseudo-relevance feedback on
-   the dense side (q' = q + β·mean of the best passages of the top-m
-   documents; Rocchio 1971), mixed with aspect fusion across the plan's aspects
-   (paper 003 §4.3.3, the aggregator from settings) when η > 0.
+4. **Topic**: the question channel with pseudo-relevance feedback from the
+   best passages of the top-m documents — Rocchio on the dense side
+   (q' = q + β·their mean; Rocchio 1971) and RM3 on the lexical side (the
+   question's BM25 mixed with weight μ with the BM25 of the feedback passages'
+   top terms, scored on the pool only; :mod:`~assistant.retrieval.feedback`) —
+   mixed with aspect fusion across the plan's aspects (paper 003 §4.3.3, the
+   aggregator from settings) when η > 0, and optionally smoothed over the
+   document graph of the pool (β_g > 0; off by default, measured neutral).
 5. **Sides**: the side channel of claim s is PAP+ with the root query as the
    perspective projected out (paper 000 §3.1, DESIGN §4): cos(c_s,r, d_r) keeps
    what tells the claim apart from the shared topic. A degenerate projection
@@ -59,6 +63,7 @@ from assistant.index.search import hydrate
 from assistant.index.store import Index
 from assistant.models import SIDES, Constraint, DocumentHit, Progress, QueryPlan, Side
 from assistant.retrieval.constraints import check_constraints
+from assistant.retrieval.feedback import graph_smooth, rm3_weights
 from assistant.retrieval.fusion import (
     SCORE_AGGREGATORS,
     aggregate_aspect_scores,
@@ -88,6 +93,12 @@ class SphereParams:
     use_mmr: bool = False  # MMR on each side's list (λ = settings.mmr_lambda)
     search_claims: bool = False  # claims get their own FAISS candidates (else re-scored only)
     candidates: int = 200  # passages per query from FAISS and from BM25
+    prf_rounds: int = 1  # Rocchio (and RM3) rounds on the topic channel
+    rm3_weight: float = 0.3  # μ: RM3 lexical feedback against the question's BM25 (0 = off)
+    rm3_terms: int = 10  # expansion terms of RM3
+    claim_topic_weight: float = 0.0  # ω: the claims join the topic query (0 = sides only)
+    graph_weight: float = 0.0  # β_g: document-graph smoothing from the top documents (0 = off)
+    graph_docs: int = 10  # m_g: documents that propagate their score
     max_passages: int = 3  # evidence passages kept per document
 
 
@@ -406,7 +417,7 @@ class Retriever:
         ch: dict[str, np.ndarray],
         k_r: int,
     ) -> None:
-        """Rocchio feedback and aspect fusion on the topic channel (module step 4)."""
+        """Feedback, aspect fusion and graph smoothing on the topic channel (module step 4)."""
         p = self.params
         if (
             p.prf_weight > 0
@@ -415,24 +426,64 @@ class Retriever:
             and pool.qvecs is not None
         ):
             assert pool.vectors is not None
-            top = np.argsort(-doc_ch["topic"], kind="stable")[: p.prf_docs]
-            centroid = pool.vectors[_best_passages(pool.doc_rows, ch["topic"], rows[top])].mean(0)
             topic_rows = [pool.row[t] for t in pq.topic]
-            q = pool.qvecs[topic_rows].mean(0) + p.prf_weight * centroid
-            q /= max(float(np.linalg.norm(q)), 1e-12)
-            dense_prf = pool.vectors @ q
-            lam = p.lexical_weight
+            base = pool.qvecs[topic_rows].mean(0)
+            side_rows = [pool.row[t] for s in SIDES for t in pq.sides[s]]
+            if p.claim_topic_weight > 0 and side_rows:
+                base = base + p.claim_topic_weight * pool.qvecs[side_rows].mean(0)
             bm = np.mean([pool.bm25[i] for i in topic_rows], 0) if pool.bm25 is not None else None
-            topic = dense_prf if bm is None else (1.0 - lam) * dense_prf + lam * bm
-            ch["topic"] = topic
-            _r, _f, fused = _late_fusion(pool.doc_rows, {"topic": topic}, k_r)
-            doc_ch["prf"] = fused["topic"]
-            doc_ch["topic"] = fused["topic"]
+            lam = p.lexical_weight
+            for _round in range(max(p.prf_rounds, 1)):
+                top = np.argsort(-doc_ch["topic"], kind="stable")[: p.prf_docs]
+                best = _best_passages(pool.doc_rows, ch["topic"], rows[top])
+                q = base + p.prf_weight * pool.vectors[best].mean(0)
+                q /= max(float(np.linalg.norm(q)), 1e-12)
+                dense_prf = pool.vectors @ q
+                lex = bm
+                if bm is not None and p.rm3_weight > 0:
+                    rm3 = self._rm3(pool, best, doc_ch["topic"][top])
+                    lex = (1.0 - p.rm3_weight) * bm + p.rm3_weight * rm3
+                topic = dense_prf if lex is None else (1.0 - lam) * dense_prf + lam * lex
+                ch["topic"] = topic
+                _r, _f, fused = _late_fusion(pool.doc_rows, {"topic": topic}, k_r)
+                doc_ch["prf"] = fused["topic"]
+                doc_ch["topic"] = fused["topic"]
         if pq.aspects and p.aspect_weight > 0:
             per = np.stack([doc_ch[f"aspect:{a}"] for a in pq.aspects])
             agg = _aggregate(per, self.settings.aspect_aggregator)
             doc_ch["aspects"] = agg
             doc_ch["topic"] = (1.0 - p.aspect_weight) * doc_ch["topic"] + p.aspect_weight * agg
+        if p.graph_weight > 0 and p.graph_docs > 0 and pool.vectors is not None:
+            emb = pool.vectors[_best_passage_each(pool.doc_rows, ch["topic"])]
+            doc_ch["topic"] = graph_smooth(doc_ch["topic"], emb, p.graph_docs, p.graph_weight)
+            doc_ch["graph"] = doc_ch["topic"]
+
+    def _rm3(self, pool: _Pool, feedback: np.ndarray, doc_scores: np.ndarray) -> np.ndarray:
+        """RM3 lexical channel on the pool: Σ_w P(w|R)·bm25(w, c), scaled to max 1.
+
+        ``feedback`` are pool indices of the feedback passages, ``doc_scores``
+        their documents' topic scores (:func:`~assistant.retrieval.feedback.rm3_weights`).
+        """
+        from assistant.index.lexical import tokenize_strings
+
+        bm25 = self.index.bm25
+        fb_pids = pool.pids[feedback]
+        toks = tokenize_strings([self.index.passage_text(int(i)) for i in fb_pids])
+        ids = sorted({t for ts in toks for t in bm25.retriever.get_tokens_ids(ts)})
+        if not ids:
+            return np.zeros(len(pool.pids), np.float32)
+        contrib = bm25.contributions(ids, fb_pids)  # (T, m)
+        per_doc = [
+            {ids[j]: float(contrib[j, i]) for j in np.flatnonzero(contrib[:, i] > 0)}
+            for i in range(len(fb_pids))
+        ]
+        w = rm3_weights(per_doc, [float(x) for x in doc_scores], self.params.rm3_terms)
+        if not w:
+            return np.zeros(len(pool.pids), np.float32)
+        terms = list(w)
+        s = np.asarray([w[t] for t in terms], np.float32) @ bm25.contributions(terms, pool.pids)
+        top = float(s.max())
+        return (s / top if top > 0 else s).astype(np.float32)
 
     def _assign(self, doc_ch: dict[str, np.ndarray], pq: PlanQueries, n: int, k: int) -> np.ndarray:
         """0 = pro, 1 = con: the side whose claim the document fits better.
@@ -524,6 +575,14 @@ def _best_passages(passage_docs: np.ndarray, scores: np.ndarray, docs: np.ndarra
         idx = np.flatnonzero(passage_docs == d)
         out.append(int(idx[np.argmax(scores[idx])]))
     return np.asarray(out, dtype=np.int64)
+
+
+def _best_passage_each(passage_docs: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Pool index of the best-scoring passage of every document, in sorted document order."""
+    _rows, inverse = np.unique(passage_docs, return_inverse=True)
+    order = np.lexsort((-scores, inverse))
+    starts = np.r_[True, inverse[order][1:] != inverse[order][:-1]]
+    return order[starts]
 
 
 def _rrf_scores(dense: np.ndarray, bm25: np.ndarray, k: int) -> np.ndarray:
