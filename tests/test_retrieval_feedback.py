@@ -79,3 +79,14 @@ def test_bm25_contributions_unsorted_fallback_agrees() -> None:
     fast = idx.contributions(toks, pids)
     idx._sorted = False  # the slow path must give the same numbers
     np.testing.assert_allclose(idx.contributions(toks, pids), fast)
+
+
+def test_fast_tokens_match_bm25s() -> None:
+    from assistant.index.lexical import fast_tokens, tokenize_strings
+
+    texts = [
+        "Homework should be BANNED: it causes stress, and steals the family's time!",
+        "The running dogs ran; a b c 42 x9 — naïve café",
+        "",
+    ]
+    assert [fast_tokens(t) for t in texts] == tokenize_strings(texts)

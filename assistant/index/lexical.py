@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,6 +43,27 @@ def tokenize_strings(texts: Sequence[str]) -> list[list[str]]:
         return_ids=False,
     )
     return [list(t) for t in out]
+
+
+_SPLIT = re.compile(r"(?u)\b\w\w+\b")  # bm25s's default token pattern
+_STOP: frozenset[str] | None = None
+
+
+def fast_tokens(text: str) -> list[str]:
+    """The tokens :func:`tokenize_strings` gives for one text, without bm25s's per-call overhead.
+
+    Same steps as ``bm25s.tokenize`` (lower-case, its token pattern, English
+    stopwords dropped before stemming, the Snowball stemmer); bm25s builds
+    progress bars and vocabularies on every call (~0.5 ms), which the
+    retriever's per-query feedback cannot afford.
+    """
+    global _STOP
+    if _STOP is None:
+        from bm25s.stopwords import STOPWORDS_EN
+
+        _STOP = frozenset(STOPWORDS_EN)
+    words = [w for w in _SPLIT.findall(text.lower()) if w not in _STOP]
+    return list(_stemmer().stemWords(words)) if words else []
 
 
 class BM25Index:

@@ -464,11 +464,11 @@ class Retriever:
         ``feedback`` are pool indices of the feedback passages, ``doc_scores``
         their documents' topic scores (:func:`~assistant.retrieval.feedback.rm3_weights`).
         """
-        from assistant.index.lexical import tokenize_strings
+        from assistant.index.lexical import fast_tokens
 
         bm25 = self.index.bm25
         fb_pids = pool.pids[feedback]
-        toks = tokenize_strings([self.index.passage_text(int(i)) for i in fb_pids])
+        toks = [fast_tokens(self.index.passage_text(int(i))) for i in fb_pids]
         ids = sorted({t for ts in toks for t in bm25.retriever.get_tokens_ids(ts)})
         if not ids:
             return np.zeros(len(pool.pids), np.float32)
