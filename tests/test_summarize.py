@@ -283,12 +283,16 @@ def test_hiersphere_cites_no_fewer_documents_than_vanilla(embedder) -> None:  # 
         claims=("Cars should be banned from city centres.", "Cars should not be banned."),
     )
     cited = {}
-    for groups in (1, 2):
+    final = {}
+    for groups in (1, 2, 4):
         opts = SummaryOptions(groups=groups, max_perspectives=4, attach_threshold=None)
         draft = summarize(plan, docs, embedder, opts)
         cited[groups] = {d for c in draft.candidates for d in c.doc_ids}
+        final[groups] = sorted((c.side, c.text, tuple(c.doc_ids)) for c in draft.candidates)
     assert "d6" in cited[1]
     assert cited[2] >= cited[1]
+    # the editorial merge over the local candidates is the single pass, for any grouping
+    assert final[2] == final[1] and final[4] == final[1]
 
 
 def test_tighten_schema_only_narrows() -> None:
