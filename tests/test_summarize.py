@@ -435,6 +435,35 @@ def test_verifier_removes_planted_and_foreign_references(pipeline: Pipeline, emb
     assert report.dropped_perspectives == 1
 
 
+def test_verifier_keeps_a_document_under_one_claim_only(pipeline: Pipeline, embedder) -> None:  # type: ignore[no-untyped-def]
+    """The same verified perspective and document under both claims (what the 135M model
+    wrote on PerSphere): only one claim keeps it, the other says it has no evidence."""
+    plan = QueryPlan(
+        question=QUESTION,
+        root_query=QUESTION,
+        claims=("Cars should be banned from city centres.", "Cars should not be banned."),
+    )
+    docs = _docs(pipeline, plan)
+    text = "Banning cars from the centre cuts air pollution."
+    draft = Summary(
+        question=QUESTION,
+        claims=[
+            ClaimSummary(plan.claims[0], "pro", [SummaryPerspective(text, [Reference("pro-air")])]),
+            ClaimSummary(plan.claims[1], "con", [SummaryPerspective(text, [Reference("pro-air")])]),
+        ],
+    )
+    out, report = verify_summary(draft, docs, embedder)
+    cited = [[r.doc_id for p in c.perspectives for r in p.references] for c in out.claims]
+    assert sorted(map(len, cited)) == [0, 1]  # on exactly one side
+    side_of_doc = {d.doc_id: d.side for d in docs}["pro-air"]
+    kept = next(c for c in out.claims if c.perspectives)
+    assert kept.side == side_of_doc  # equal support: the side whose retrieval found it
+    empty = next(c for c in out.claims if not c.perspectives)
+    assert empty.note == NO_EVIDENCE
+    assert any("opposing claim" in r["reason"] for r in report.removed)
+    assert report.kept == 1
+
+
 def test_pipeline_progress_in_order_and_cancel(pipeline: Pipeline) -> None:
     seen: list[str] = []
     pipeline.run(QUESTION, progress=lambda p: seen.append(p.stage))

@@ -20,6 +20,12 @@ passage text, the support score, the check and ``verified=True``. Unsupported
 references are removed; a perspective left with none is dropped; a claim left
 with none gets the note :data:`~assistant.models.NO_EVIDENCE` instead of an
 invented perspective.
+
+A document supports one of two opposing claims, never both: when verified
+references to one document sit under both claims (a weak model writes the
+same perspective on both sides), only the better-supported one is kept (ties:
+the claim whose retrieval side found the document) and the other is removed
+with its reason.
 """
 
 from __future__ import annotations
@@ -239,10 +245,11 @@ def verify_summary(
                 kept_p.append(SummaryPerspective(p.text, refs))
             else:
                 report.dropped_perspectives += 1
-        note = claim.note
-        if not kept_p:
-            note = NO_EVIDENCE
-        claims.append(ClaimSummary(claim.claim, claim.side, kept_p, note))
+        claims.append(ClaimSummary(claim.claim, claim.side, kept_p, claim.note))
+    claims = _one_claim_per_document(claims, pool, report)
+    for c in claims:
+        if not c.perspectives:
+            c.note = NO_EVIDENCE
     out = Summary(
         question=summary.question,
         claims=claims,
@@ -251,3 +258,43 @@ def verify_summary(
         notes=list(summary.notes),
     )
     return out, report
+
+
+def _one_claim_per_document(
+    claims: list[ClaimSummary], pool: dict[str, SourceDoc], report: VerifyReport
+) -> list[ClaimSummary]:
+    """Keep each document's references under one claim only (module docstring)."""
+    if len(claims) < 2:
+        return claims
+    # doc -> ((support, found by this claim's side, earlier claim first), claim index)
+    best: dict[str, tuple[tuple[float, int, int], int]] = {}
+    for ci, c in enumerate(claims):
+        for p in c.perspectives:
+            for r in p.references:
+                doc = pool.get(r.doc_id)
+                key = (r.support, int(doc is not None and doc.side == c.side), -ci)
+                if r.doc_id not in best or key > best[r.doc_id][0]:
+                    best[r.doc_id] = (key, ci)
+    out: list[ClaimSummary] = []
+    for ci, c in enumerate(claims):
+        kept_p: list[SummaryPerspective] = []
+        for p in c.perspectives:
+            refs = []
+            for r in p.references:
+                if best[r.doc_id][1] == ci:
+                    refs.append(r)
+                    continue
+                report.kept -= 1
+                report.removed.append(
+                    {
+                        "doc_id": r.doc_id,
+                        "perspective": p.text,
+                        "reason": "also cited under the opposing claim, which it supports better",
+                    }
+                )
+            if refs:
+                kept_p.append(SummaryPerspective(p.text, refs))
+            else:
+                report.dropped_perspectives += 1
+        out.append(ClaimSummary(c.claim, c.side, kept_p, c.note))
+    return out
