@@ -206,7 +206,10 @@ def test_retriever_filters_and_notes(index, embedder) -> None:  # type: ignore[n
         r.retrieve(_plan(constraints=[Constraint("keyword", "insurance", negated=True)]), k=10)
     )
     assert "pro-grades" not in hits["pro"] + hits["con"]
-    assert len(hits["pro"] + hits["con"]) == len(DOCS) - 1
+    # every other English document stays; the Spanish one scores below the relevance
+    # floor with an English question (MiniLM is monolingual), as it does unconstrained
+    english = {d["id"] for d in DOCS} - {"pro-grades", "es-deberes"}
+    assert set(hits["pro"] + hits["con"]) == english
     r.retrieve(_plan(), k=10)
     assert r.last_notes == []  # notes belong to one retrieval
 
@@ -228,7 +231,10 @@ def test_understood_instructions_reach_the_retriever(index, embedder) -> None:  
     assert [h.doc_id for hs in r.retrieve(plan, k=10).values() for h in hs] == ["es-deberes"]
     plan = parse_rules("Should schools give homework? It must not mention homework.")
     got = [h.doc_id for hs in r.retrieve(plan, k=10).values() for h in hs]
-    assert got == ["es-deberes"]
+    # only the Spanish document lacks the word, and it is below the relevance floor:
+    # nothing is returned, and the answer says why instead of padding
+    assert got == []
+    assert any("homework" in n for n in r.last_notes)
 
 
 def test_attribute_cache_is_per_index(index, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]

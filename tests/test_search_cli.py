@@ -46,18 +46,32 @@ def test_sphere_mode_applies_a_length_instruction(demo_dir: Path) -> None:
         r["id"]: len(r["text"].split())
         for r in map(json.loads, demo_corpus_path().read_text(encoding="utf-8").splitlines())
     }
-    q = "Should school uniforms be mandatory? Only documents of fewer than 85 words."
+    q = "Should school uniforms be mandatory? Only documents of fewer than 92 words."
     code, out = _run(demo_dir, q, "--mode", "sphere", "--json")
     assert code == 0, out
     data = json.loads(out)
     assert [c["dimension"] for c in data["plan"]["constraints"]] == ["length"]
     assert data["plan"]["root_query"] == "Should school uniforms be mandatory?"
     hits = [h["doc_id"] for h in data["sides"]["pro"] + data["sides"]["con"]]
-    assert hits and all(words[d] <= 85 for d in hits)
+    assert hits and all(words[d] <= 92 for d in hits)
+    # only on-topic documents: a short filter does not pad the sides with other topics
+    assert all(d.startswith("uniforms-") for d in hits)
     # without the instruction, longer documents are among the results
     code, out = _run(demo_dir, "Should school uniforms be mandatory?", "--mode", "sphere", "--json")
     plain = json.loads(out)
-    assert any(words[h["doc_id"]] > 85 for s in plain["sides"].values() for h in s)
+    assert any(words[h["doc_id"]] > 92 for s in plain["sides"].values() for h in s)
+
+
+def test_a_filter_nothing_on_topic_meets_leaves_sides_empty_and_says_so(demo_dir: Path) -> None:
+    # no English uniforms document is under 85 words: no padding with social media or
+    # four-day-week documents, and a note per side instead
+    q = "Should school uniforms be mandatory? Only documents of fewer than 85 words."
+    code, out = _run(demo_dir, q, "--mode", "sphere", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    hits = [h["doc_id"] for s in data["sides"].values() for h in s]
+    assert all(d.startswith("uniforms-") for d in hits)
+    assert len(hits) <= 1 and data["notes"]
 
 
 def test_sphere_mode_text_output_names_both_claims(demo_dir: Path) -> None:

@@ -31,7 +31,10 @@ One call of :meth:`Retriever.retrieve` does, for one question:
    (the claim is the root) falls back to the plain cosine
    (:class:`~assistant.retrieval.pap.Projection`).
 6. **Documents**: late fusion passages → documents (paper 003 eq. 1, mean of
-   the top-K_R passages), the constraint hook (:func:`apply_constraints`), side
+   the top-K_R passages), the constraint hook (:func:`apply_constraints`), a
+   relevance floor (a document's topic score must reach ``min_relevance`` × the
+   best candidate's, so a side left short by filters is reported short, not
+   padded with documents on another topic), side
    assignment (a document goes to the side whose claim channel it scores
    higher on — never to both), per-side ranking by
    ``(1 − γ)·topic + γ·side``, optional MMR diversity, the cut at k.
@@ -100,6 +103,7 @@ class SphereParams:
     graph_weight: float = 0.0  # β_g: document-graph smoothing from the top documents (0 = off)
     graph_docs: int = 10  # m_g: documents that propagate their score
     max_passages: int = 3  # evidence passages kept per document
+    min_relevance: float = 0.4  # keep documents whose topic score ≥ this × the best one's
 
 
 def params_from_settings(settings: RetrievalSettings) -> SphereParams:
@@ -378,6 +382,20 @@ class Retriever:
             self.index, rows[order], plan.constraints, doc_ch["topic"][order]
         )
         keep_mask = np.isin(rows, checked.rows)
+        if mode == "sphere" and p.min_relevance > 0 and len(rows):
+            # a floor relative to the best candidate: when filters (or a small index) leave
+            # a side short, say so rather than pad it with documents on another topic
+            scale = doc_ch["topic"]
+            asks_language = (
+                c.dimension == "language" and c.hard and not c.negated for c in plan.constraints
+            )
+            if any(asks_language):
+                # a monolingual embedder scores another language lower across the board:
+                # measure relevance against the best document in the asked-for language
+                scale = doc_ch["topic"][keep_mask] if keep_mask.any() else scale
+            best = float(scale.max())
+            if best > 0:
+                keep_mask &= doc_ch["topic"] >= p.min_relevance * best
         if checked.boost is not None:  # soft re-weighting + compliance (constraints module)
             doc_ch["constraints"] = np.zeros(len(rows), np.float32)
             doc_ch["constraints"][np.searchsorted(rows, checked.rows)] = checked.boost
