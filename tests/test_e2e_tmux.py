@@ -104,7 +104,7 @@ def test_real_app_in_tmux(tmp_path: Path, demo_indexes: Path) -> None:
     try:
         _wait_for(session, "Ask a question", timeout=180)
         _tmux("send-keys", "-t", session, "Should school uniforms be mandatory?", "Enter")
-        _wait_for(session, "Claim A", "Claim B", "[1]", "[5]", timeout=300)
+        _wait_for(session, "Claim A", "Claim B", "[1]", "[2]", timeout=300)
         _tmux("send-keys", "-t", session, "Tab")
         _tmux("send-keys", "-t", session, "Tab")
         _tmux("send-keys", "-t", session, "Enter")
