@@ -23,6 +23,8 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,8 +89,6 @@ class ClusterQueryEmbedder:
         self.name = _VectorsOnly.name
 
     def encode(self, texts: Any, **_kw: Any) -> np.ndarray:
-        import zlib
-
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for i, text in enumerate(texts):
             rng = np.random.default_rng(zlib.crc32(text.encode("utf-8")))
@@ -173,6 +173,35 @@ def build_synthetic_index(
     }
 
 
+def chunked_top_k(
+    index: Any,
+    score: Callable[[np.ndarray], np.ndarray],
+    k: int,
+    chunk: int = 100_000,
+    live: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top-k by a brute-force pass over the vector file, ``chunk`` rows at a time.
+
+    ``score`` maps a (n, d) block of stored vectors to (m, n) scores for m
+    queries; returns (m, k) scores and passage ids, best first (ties: lower id).
+    ``live`` = (passage ids, vector rows) when the caller already read them.
+    """
+    vecs = index.meta.vectors_memmap()
+    pids, vec_rows = live if live is not None else index.meta.live_rows()[:2]
+    best_s: np.ndarray | None = None
+    best_i: np.ndarray | None = None
+    for i in range(0, len(vec_rows), chunk):
+        s = np.atleast_2d(score(np.asarray(vecs[vec_rows[i : i + chunk]])))
+        ids = np.broadcast_to(pids[i : i + chunk], s.shape)
+        if best_s is not None and best_i is not None:
+            s, ids = np.concatenate([best_s, s], 1), np.concatenate([best_i, ids], 1)
+        top = np.argpartition(-s, min(k, s.shape[1]) - 1, axis=1)[:, :k]
+        best_s, best_i = np.take_along_axis(s, top, 1), np.take_along_axis(ids, top, 1)
+    assert best_s is not None and best_i is not None
+    order = np.lexsort((best_i, -best_s), axis=1)
+    return np.take_along_axis(best_s, order, 1), np.take_along_axis(best_i, order, 1)
+
+
 def approximate_recall(folder: Path, *, queries: int = 200, k: int = 10, seed: int = 7) -> float:
     """Mean |approx top-k ∩ exact top-k| / k over queries near the data."""
     from assistant.index.store import Index
@@ -186,19 +215,8 @@ def approximate_recall(folder: Path, *, queries: int = 200, k: int = 10, seed: i
         q = q + 0.5 * rng.standard_normal(q.shape).astype(np.float32) / np.sqrt(q.shape[1])
         q /= np.linalg.norm(q, axis=1, keepdims=True)
         _s, approx = index.search_dense(q, k)
-        # exact: brute force over the memmap in chunks (row == passage id - 1 here)
-        pids, vec_rows, _ = index.meta.live_rows()
-        best_s = np.full((queries, k), -np.inf, dtype=np.float32)
-        best_i = np.zeros((queries, k), dtype=np.int64)
-        for i in range(0, len(vec_rows), 100_000):
-            rows = vec_rows[i : i + 100_000]
-            s = q @ np.asarray(vecs[rows]).T
-            cand_s = np.concatenate([best_s, s], axis=1)
-            cand_i = np.concatenate([best_i, np.broadcast_to(pids[i : i + 100_000], s.shape)], 1)
-            top = np.argpartition(-cand_s, k - 1, axis=1)[:, :k]
-            best_s = np.take_along_axis(cand_s, top, 1)
-            best_i = np.take_along_axis(cand_i, top, 1)
-        hits = [len(set(a.tolist()) & set(e.tolist())) for a, e in zip(approx, best_i, strict=True)]
+        _e, exact = chunked_top_k(index, lambda block: q @ block.T, k)
+        hits = [len(set(a.tolist()) & set(e.tolist())) for a, e in zip(approx, exact, strict=True)]
         return float(np.mean(hits)) / k
     finally:
         index.close()
@@ -208,20 +226,11 @@ def exact_pap_plus_chunked(index: Any, chunk: int = 100_000) -> Any:
     """Exact PAP+ top-k by a chunked brute-force pass over the vector file (any size)."""
     from assistant.retrieval.pap import Projection
 
+    live = index.meta.live_rows()[:2]  # read once, not per query
+
     def exact(q: np.ndarray, p: np.ndarray, k: int) -> np.ndarray:
         proj = Projection.of(q, p)
-        vecs = index.meta.vectors_memmap()
-        pids, vec_rows, _ = index.meta.live_rows()
-        best_s = np.full(k, -np.inf, dtype=np.float32)
-        best_i = np.zeros(k, dtype=np.int64)
-        for i in range(0, len(vec_rows), chunk):
-            s = proj.pap_plus(np.asarray(vecs[vec_rows[i : i + chunk]]))
-            cs = np.concatenate([best_s, s])
-            ci = np.concatenate([best_i, pids[i : i + chunk]])
-            top = np.argpartition(-cs, k - 1)[:k]
-            best_s, best_i = cs[top], ci[top]
-        order = np.lexsort((best_i, -best_s))
-        return best_i[order]
+        return chunked_top_k(index, proj.pap_plus, k, chunk, live)[1][0]
 
     return exact
 
