@@ -117,7 +117,7 @@ class BM25Index:
         if n == 0 or m == 0:
             return scores, pids
         kk = min(k, n)
-        for i, toks in enumerate(tokenize_strings(queries)):
+        for i, toks in enumerate(map(fast_tokens, queries)):
             token_ids = self.retriever.get_tokens_ids(toks)
             if not token_ids:
                 continue
