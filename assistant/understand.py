@@ -1039,19 +1039,26 @@ _INSTRUCTION_OPENERS_WORDS = (
 _INSTRUCTION_OPENERS = frozenset(_INSTRUCTION_OPENERS_WORDS.split())
 
 
+def _instruction_tail(tokens: list[str]) -> int:
+    """Where a trailing instruction starts: the first token after the first that is a
+    capitalised opener ("Only", "Find") followed by filler only; ``len(tokens)`` if none."""
+    words = [t.strip(",;:.").lower() for t in tokens]
+    j = len(words)
+    while j > 1 and words[j - 1] in _INSTRUCTION_FILLER:
+        j -= 1
+    for i in range(max(j, 1), len(tokens)):
+        if tokens[i][:1].isupper() and words[i] in _INSTRUCTION_OPENERS:
+            return i
+    return len(tokens)
+
+
 def _without_instruction_words(aspects: list[Aspect]) -> list[Aspect]:
     """Aspects minus a trailing instruction opener ("Apple Only documents" -> "Apple");
     an aspect made of instruction words only ("only") is dropped."""
     out: list[Aspect] = []
     for a in aspects:
         tokens = a.text.split()
-        cut = len(tokens)
-        for i in range(1, len(tokens)):
-            rest = [t.strip(",;:.").lower() for t in tokens[i:]]
-            opener = tokens[i][:1].isupper() and rest[0] in _INSTRUCTION_OPENERS
-            if opener and all(w in _INSTRUCTION_FILLER for w in rest):
-                cut = i
-                break
+        cut = _instruction_tail(tokens)
         text = " ".join(tokens[:cut])
         if not any(w not in _INSTRUCTION_FILLER for w in _words(text)):
             continue
@@ -1070,13 +1077,9 @@ def _drop_instruction_leftovers(text: str) -> str:
     # an instruction run on after a title without a full stop
     # ("Studying Abroad Only documents."): cut the filler tail from its capitalised opener
     tokens = out.rstrip(". ").split()
-    j = len(tokens)
-    while j > 1 and tokens[j - 1].strip(",;:").lower() in _INSTRUCTION_FILLER:
-        j -= 1
-    for i in range(max(j, 1), len(tokens)):
-        if tokens[i][:1].isupper() and tokens[i].lower() in _INSTRUCTION_OPENERS:
-            out = " ".join(tokens[:i])
-            break
+    cut = _instruction_tail(tokens)
+    if cut < len(tokens):
+        out = " ".join(tokens[:cut])
     return re.sub(r"([?!])[.]+$", r"\1", out.strip())
 
 
