@@ -235,12 +235,16 @@ class LlamaCppBackend(BaseBackend):
                     choice = chunk["choices"][0]
                     yield choice.get("text") or "", choice.get("finish_reason"), None
         except ValueError as exc:
-            if "context window" in str(exc) or "exceed" in str(exc):
-                raise ContextOverflowError(
-                    f"the prompt is too long for the model's context ({self.n_ctx} tokens): {exc}",
-                    hint="shorten the input or raise llm.n_ctx",
-                ) from None
-            raise ModelError(f"generation failed: {exc}") from None
+            raise self._generation_error(exc) from None
+
+    def _generation_error(self, exc: ValueError) -> ModelError:
+        """llama.cpp's ValueError as the error a user reads."""
+        if "context window" in str(exc) or "exceed" in str(exc):
+            return ContextOverflowError(
+                f"the prompt is too long for the model's context ({self.n_ctx} tokens): {exc}",
+                hint="shorten the input or raise llm.n_ctx",
+            )
+        return ModelError(f"generation failed: {exc}")
 
     def _generate(
         self, messages: Sequence[Message] | None, prompt: str | None, opts: GenerationOptions
@@ -293,12 +297,7 @@ class LlamaCppBackend(BaseBackend):
                     out = self.llm.create_completion(prompt=prompt or "", **kwargs)
                     text = out["choices"][0].get("text") or ""
         except ValueError as exc:
-            if "context window" in str(exc) or "exceed" in str(exc):
-                raise ContextOverflowError(
-                    f"the prompt is too long for the model's context ({self.n_ctx} tokens): {exc}",
-                    hint="shorten the input or raise llm.n_ctx",
-                ) from None
-            raise ModelError(f"generation failed: {exc}") from None
+            raise self._generation_error(exc) from None
         usage = out.get("usage") or {}
         return Completion(
             text=text,
