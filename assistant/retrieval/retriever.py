@@ -486,7 +486,8 @@ class Retriever:
 
         bm25 = self.index.bm25
         fb_pids = pool.pids[feedback]
-        toks = [fast_tokens(self.index.passage_text(int(i))) for i in fb_pids]
+        texts = self.index.passages([int(i) for i in fb_pids])  # one SQLite read
+        toks = [fast_tokens(texts[int(i)].text if int(i) in texts else "") for i in fb_pids]
         ids = sorted({t for ts in toks for t in bm25.retriever.get_tokens_ids(ts)})
         if not ids:
             return np.zeros(len(pool.pids), np.float32)
