@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant.errors import ConfigError
+from assistant.ingest.chunk import DEFAULT_MAX_WORDS, DEFAULT_OVERLAP_WORDS
 
 ENV_PREFIX = "SPHERE_"
 DEFAULT_CONFIG_NAME = "config.yaml"
@@ -59,8 +60,8 @@ class LLMSettings(_Section):
 
 
 class ChunkSettings(_Section):
-    max_words: int = Field(120, ge=8, le=4000)
-    overlap_words: int = Field(20, ge=0)
+    max_words: int = Field(DEFAULT_MAX_WORDS, ge=8, le=4000)
+    overlap_words: int = Field(DEFAULT_OVERLAP_WORDS, ge=0)
 
     @field_validator("overlap_words")
     @classmethod

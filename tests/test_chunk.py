@@ -77,3 +77,36 @@ def test_enormous_single_token_is_cut() -> None:
     passages = chunk_document("d", text, max_words=5, overlap_words=0)
     assert "".join(p.text for p in passages) == text
     assert max(len(p.text) for p in passages) <= 5 * MAX_WORD_CHARS
+
+
+def test_default_passages_fit_the_bundled_encoders_window(embedder) -> None:  # type: ignore[no-untyped-def]
+    """The default chunking is sized to the encoder: a passage longer than its window
+    is embedded without its tail. Checked on the demo corpus's English documents,
+    joined into long documents so that most passages are full ones. (Other languages
+    take more word pieces per word: the demo's Spanish and German documents run to
+    ~1.5, and their full passages do not fit.)"""
+    import json
+    from pathlib import Path
+
+    import py3langid
+
+    from assistant.ingest.chunk import DEFAULT_MAX_WORDS, DEFAULT_OVERLAP_WORDS
+
+    model = embedder._model  # the real sentence-transformers model
+    window = model.max_seq_length
+    rows = Path("assistant/demo/corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    texts = [t for t in (json.loads(r)["text"] for r in rows) if py3langid.classify(t)[0] == "en"]
+    long_docs = [" ".join(texts[i : i + 6]) for i in range(0, len(texts), 6)]
+    passages = [
+        doc[s:e]
+        for doc in long_docs
+        for s, e in chunk_text(
+            doc, max_words=DEFAULT_MAX_WORDS, overlap_words=DEFAULT_OVERLAP_WORDS
+        )
+    ]
+    full = [p for p in passages if len(p.split()) >= DEFAULT_MAX_WORDS * 0.8]
+    assert len(full) >= 10
+    tokens = sorted(len(model.tokenizer(p)["input_ids"]) for p in full)
+    assert tokens[-1] <= window, tokens[-5:]
+    # and the window is used: a typical full passage takes most of it
+    assert tokens[len(tokens) // 2] >= 0.8 * window

@@ -24,6 +24,7 @@ from assistant.embed import Embedder
 from assistant.errors import DataError, InputError
 from assistant.index.build import BuildOptions, build_index
 from assistant.index.store import Index
+from assistant.ingest.chunk import DEFAULT_MAX_WORDS, DEFAULT_OVERLAP_WORDS
 from assistant.ingest.loaders import FieldMapping
 
 INDEX_NAME = "corpus"
@@ -121,8 +122,8 @@ def open_corpus_index(
     embedder: Embedder,
     cache_dir: Path,
     *,
-    max_words: int = 120,
-    overlap_words: int = 20,
+    max_words: int = DEFAULT_MAX_WORDS,
+    overlap_words: int = DEFAULT_OVERLAP_WORDS,
 ) -> Index:
     """The harness's index of ``corpus``: built once, then reopened from the cache."""
     corpus = Path(corpus)

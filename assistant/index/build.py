@@ -32,7 +32,7 @@ from assistant.errors import IndexMismatchError, IngestError, InputError
 from assistant.index.meta import MetaStore, is_storage_error
 from assistant.index.store import index_path
 from assistant.ingest.attributes import document_attributes
-from assistant.ingest.chunk import chunk_document
+from assistant.ingest.chunk import DEFAULT_MAX_WORDS, DEFAULT_OVERLAP_WORDS, chunk_document
 from assistant.ingest.loaders import FieldMapping, Skipped, load_file, walk_paths
 from assistant.models import Document, Passage
 
@@ -41,8 +41,8 @@ BuildProgress = Callable[[str, dict[str, Any]], None]
 
 @dataclass
 class BuildOptions:
-    max_words: int = 120
-    overlap_words: int = 20
+    max_words: int = DEFAULT_MAX_WORDS
+    overlap_words: int = DEFAULT_OVERLAP_WORDS
     batch_passages: int = 4096
     flat_threshold: int = 200_000
     hnsw_m: int = 32
