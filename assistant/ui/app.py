@@ -300,8 +300,13 @@ class SphereApp(App[None]):
             return
         turn.show_result(message.result)
         self._commit(message.result)
+        # no animation: an animated scroll could still be under way (or not yet
+        # started) when the next screen is drawn, leaving the answer half in view
         self.call_after_refresh(
-            self.query_one("#conversation", VerticalScroll).scroll_to_widget, turn, top=True
+            self.query_one("#conversation", VerticalScroll).scroll_to_widget,
+            turn,
+            top=True,
+            animate=False,
         )
 
     def on_turn_failed(self, message: TurnFailed) -> None:
