@@ -66,6 +66,33 @@ def test_snapshot_answer_80x24(snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(_app(tmp_path), terminal_size=(80, 24), run_before=_answered)
 
 
+def test_finished_answer_starts_at_the_top_of_the_view(tmp_path: Path) -> None:
+    """At 80x24 the turn is taller than the view: it must show from its top.
+
+    (The scroll to the turn was once queued on the app while the scroll to the
+    end at the turn's start sat on the conversation's queue; in some runs it ran
+    first and was undone, leaving the view at the answer's bottom.)"""
+    import asyncio
+
+    from assistant.ui.components.turn_view import TurnView
+
+    async def go() -> tuple[int, int, int]:
+        app = _app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _answered(pilot)
+            conversation = app.query_one("#conversation")
+            turn = list(conversation.query(TurnView))[-1]
+            return (
+                int(conversation.scroll_y),
+                int(conversation.max_scroll_y),
+                turn.virtual_region.y,
+            )
+
+    scroll_y, max_scroll_y, turn_y = asyncio.run(go())
+    assert max_scroll_y > 0  # the turn does not fit: the test can tell top from bottom
+    assert 0 <= turn_y - scroll_y <= 1, (scroll_y, max_scroll_y, turn_y)
+
+
 def test_snapshot_answer_light_theme(snap_compare: Any, tmp_path: Path) -> None:
     app = _app(tmp_path, theme="textual-light")
     assert snap_compare(app, terminal_size=SIZE, run_before=_answered)
