@@ -301,23 +301,12 @@ class SphereApp(App[None]):
         turn.show_result(message.result)
         self._commit(message.result)
         # queued on the conversation, behind the scroll_end of the turn's start (a
-        # callback queued on the app could run before it and be undone)
-        self.query_one("#conversation", VerticalScroll).call_after_refresh(
-            self._show_turn_top, turn
-        )
-
-    def _show_turn_top(self, turn: TurnView, tries: int = 5) -> None:
-        """Scroll the conversation so a finished turn starts at the top.
-
-        Once its new content is laid out (a turn not yet measured waits another
-        refresh), and at once: an animated or deferred scroll could still be
-        pending when the next screen is drawn, leaving the answer half in view.
-        """
+        # callback queued on the app could run before it and be undone); immediate and
+        # unanimated, so no scroll is still pending when the next screen is drawn
         conversation = self.query_one("#conversation", VerticalScroll)
-        if not turn.virtual_region.size and tries > 0:
-            conversation.call_after_refresh(self._show_turn_top, turn, tries - 1)
-            return
-        conversation.scroll_to_widget(turn, top=True, animate=False, immediate=True)
+        conversation.call_after_refresh(
+            conversation.scroll_to_widget, turn, top=True, animate=False, immediate=True
+        )
 
     def on_turn_failed(self, message: TurnFailed) -> None:
         turn = self._turn_over(message.turn_key)
