@@ -68,6 +68,21 @@ def test_build_and_search(built, embedder) -> None:  # type: ignore[no-untyped-d
         assert doc is not None and doc.text[bp.start : bp.end] == bp.text
         info = index.info()
         assert info["documents"] == 5 and info["embedder"] == embedder.name
+        # the brief read a result list uses agrees with the full one on what it shows
+        full = index.documents_by_row(range(10), with_text=True)
+        brief = index.documents_by_row(range(10), with_text=True, brief=True)
+        assert len(full) == 5 and set(brief) == set(full)
+        for row, d in full.items():
+            b = brief[row]
+            assert (b.doc_id, b.title, b.source, b.path, b.text) == (
+                d.doc_id,
+                d.title,
+                d.source,
+                d.path,
+                d.text,
+            )
+        pids = [p.passage_id for p in index.passages_of(hits[0].doc_id)]
+        assert index.passage_texts(pids) == {i: p.text for i, p in index.passages(pids).items()}
     finally:
         index.close()
     manifest = json.loads((tmp / "idx/t/manifest.json").read_text())

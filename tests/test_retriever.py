@@ -235,3 +235,20 @@ def test_best_passage_each() -> None:
     scores = np.array([0.1, 0.5, 0.9, 0.2, 0.3])
     # sorted documents 3, 7, 9 -> best passages 1 (0.5), 2 (0.9), 4 (0.3)
     assert rmod._best_passage_each(docs, scores).tolist() == [1, 2, 4]
+
+
+@pytest.mark.parametrize("k_r", [1, 2, 3])
+def test_pool_late_fusion_matches_a_per_document_loop(k_r: int) -> None:
+    rng = np.random.default_rng(k_r)
+    docs = rng.integers(0, 12, size=60)
+    chans = {"a": rng.normal(size=60).astype(np.float32), "b": rng.normal(size=60)}
+    rows, first, out = rmod._late_fusion(docs, chans, k_r)
+    assert rows.tolist() == sorted(set(docs.tolist()))
+    for i, d in enumerate(rows):
+        mine = np.flatnonzero(docs == d)
+        assert first[i] == mine[0]
+        for name, s in chans.items():
+            want = np.sort(s[mine])[::-1][:k_r].mean()
+            assert out[name][i] == pytest.approx(want, abs=1e-6)
+    empty = rmod._late_fusion(np.zeros(0, np.int64), {"a": np.zeros(0)}, k_r)
+    assert len(empty[0]) == 0 and len(empty[2]["a"]) == 0

@@ -311,6 +311,17 @@ class MetaStore:
                 )
         return out
 
+    def passage_texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
+        """passage_id -> text, one read without the documents join (query feedback)."""
+        ids = [int(i) for i in passage_ids]
+        out: dict[int, str] = {}
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            marks = ",".join("?" * len(part))
+            q = f"SELECT passage_id, text FROM passages WHERE passage_id IN ({marks})"
+            out.update((int(r[0]), r[1]) for r in self.db.execute(q, part))
+        return out
+
     def passages_of_doc(self, doc_id: str) -> list[Passage]:
         q = (
             'SELECT p.passage_id, p.ordinal, p.text, p.start, p."end", p.page FROM passages p '
@@ -367,16 +378,31 @@ class MetaStore:
         )
 
     def documents_by_row(
-        self, rows: Sequence[int], *, with_text: bool = False
+        self, rows: Sequence[int], *, with_text: bool = False, brief: bool = False
     ) -> dict[int, Document]:
+        """row -> Document; ``brief`` reads only the id, title, source and path.
+
+        A brief read is what a result list shows: it skips the JSON columns
+        (``meta``, ``attrs``), whose parsing is most of this call's time.
+        """
         out: dict[int, Document] = {}
         ids = [int(r) for r in rows]
-        cols = self._DOC_COLS + (", text" if with_text else "")
+        cols = "row, doc_id, title, source, path" if brief else self._DOC_COLS
+        cols += ", text" if with_text else ""
         for i in range(0, len(ids), 500):
             part = ids[i : i + 500]
             q = f"SELECT {cols} FROM documents WHERE row IN ({','.join('?' * len(part))})"
             for r in self.db.execute(q, part):
-                out[int(r[0])] = self._doc(r, r[10] if with_text else "")
+                if brief:
+                    out[int(r[0])] = Document(
+                        doc_id=r[1],
+                        title=r[2] or "",
+                        text=r[5] if with_text else "",
+                        source=r[3] or "",
+                        path=r[4] or "",
+                    )
+                else:
+                    out[int(r[0])] = self._doc(r, r[10] if with_text else "")
         return out
 
     def document(self, doc_id: str) -> Document | None:

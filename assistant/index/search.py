@@ -17,7 +17,7 @@ import numpy as np
 from assistant.embed import Embedder
 from assistant.errors import InputError
 from assistant.index.store import Index
-from assistant.models import DocumentHit, PassageHit
+from assistant.models import Document, DocumentHit, Passage, PassageHit
 
 Mode = Literal["dense", "bm25", "hybrid"]
 
@@ -117,6 +117,18 @@ def search(
     return hydrate(index, final_docs, final_scores, evidence, per_method, max_passages)
 
 
+def fetch_for_hits(
+    index: Index,
+    doc_rows: np.ndarray,
+    evidence: dict[int, list[tuple[int, float]]],
+    max_passages: int = 3,
+) -> tuple[dict[int, Document], dict[int, Passage]]:
+    """The documents of ``doc_rows`` and their best ``max_passages`` evidence passages."""
+    docs = index.documents_by_row([int(r) for r in doc_rows], brief=True)
+    want = [pid for r in doc_rows for pid, _ in evidence.get(int(r), [])[:max_passages]]
+    return docs, index.passages(want)
+
+
 def hydrate(
     index: Index,
     doc_rows: np.ndarray,
@@ -124,13 +136,19 @@ def hydrate(
     evidence: dict[int, list[tuple[int, float]]],
     per_method: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
     max_passages: int = 3,
+    fetched: tuple[dict[int, Document], dict[int, Passage]] | None = None,
 ) -> list[DocumentHit]:
-    """Turn document rows into :class:`DocumentHit` with passages and per-method scores."""
-    docs = index.documents_by_row([int(r) for r in doc_rows])
-    want = [pid for r in doc_rows for pid, _ in evidence.get(int(r), [])[:max_passages]]
-    passages = index.passages(want)
+    """Turn document rows into :class:`DocumentHit` with passages and per-method scores.
+
+    ``fetched`` is (documents by row, passages by id) already read with
+    :func:`fetch_for_hits`, so that several lists (the two sides) cost one
+    pair of SQLite reads; without it they are read here.
+    """
+    docs, passages = fetched or fetch_for_hits(index, doc_rows, evidence, max_passages)
     method_scores = {
-        name: dict(zip((int(d) for d in ds), (float(x) for x in ss), strict=True))
+        name: dict(
+            zip(np.asarray(ds).tolist(), np.asarray(ss, dtype=np.float64).tolist(), strict=True)
+        )
         for name, (ds, ss) in (per_method or {}).items()
     }
     hits: list[DocumentHit] = []

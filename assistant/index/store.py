@@ -184,14 +184,17 @@ class Index:
     def passages(self, passage_ids: Sequence[int]) -> dict[int, Passage]:
         return {pid: p for pid, (p, _row) in self.meta.passages(passage_ids).items()}
 
+    def passage_texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
+        return self.meta.passage_texts(passage_ids)
+
     def passage_text(self, passage_id: int) -> str:
         p = self.meta.passages([passage_id]).get(int(passage_id))
         return p[0].text if p else ""
 
     def documents_by_row(
-        self, rows: Sequence[int], *, with_text: bool = False
+        self, rows: Sequence[int], *, with_text: bool = False, brief: bool = False
     ) -> dict[int, Document]:
-        return self.meta.documents_by_row(rows, with_text=with_text)
+        return self.meta.documents_by_row(rows, with_text=with_text, brief=brief)
 
     def document(self, doc_id: str) -> Document | None:
         return self.meta.document(doc_id)

@@ -62,7 +62,7 @@ import numpy as np
 from assistant.config import RetrievalSettings
 from assistant.embed import Embedder
 from assistant.errors import InputError
-from assistant.index.search import hydrate
+from assistant.index.search import fetch_for_hits, hydrate
 from assistant.index.store import Index
 from assistant.models import SIDES, Constraint, DocumentHit, Progress, QueryPlan, Side
 from assistant.retrieval.constraints import check_constraints
@@ -402,6 +402,7 @@ class Retriever:
         # side assignment and per-side scores
         side_of = self._assign(doc_ch, pq, len(rows), k)
         hits: dict[Side, list[DocumentHit]] = {"pro": [], "con": []}
+        chosen: dict[Side, tuple[np.ndarray, dict[int, float]]] = {}
         for s_idx, side in enumerate(SIDES):
             mine = np.flatnonzero((side_of == s_idx) & keep_mask)
             if not len(mine):
@@ -418,8 +419,9 @@ class Retriever:
                 rel = np.array([fused[i] for i in top])
                 emb = pool.vectors[first[top]]
                 order = top[mmr(rel, emb, k, self.settings.mmr_lambda)]
-            order = order[:k]
-            hits[side] = self._hydrate(pool, ch, rows, doc_ch, order, fused, side)
+            chosen[side] = (order[:k], fused)
+        if chosen:
+            hits.update(self._hydrate(pool, ch, rows, doc_ch, chosen))
         if plan.constraints:
             per_side = {s: int(((side_of == i) & keep_mask).sum()) for i, s in enumerate(SIDES)}
             self.last_notes = checked.notes(per_side if pq.two_sided else None)
@@ -486,8 +488,8 @@ class Retriever:
 
         bm25 = self.index.bm25
         fb_pids = pool.pids[feedback]
-        texts = self.index.passages([int(i) for i in fb_pids])  # one SQLite read
-        toks = [fast_tokens(texts[int(i)].text if int(i) in texts else "") for i in fb_pids]
+        texts = self.index.passage_texts(fb_pids.tolist())  # one SQLite read
+        toks = [fast_tokens(texts.get(int(i), "")) for i in fb_pids]
         ids = sorted({t for ts in toks for t in bm25.retriever.get_tokens_ids(ts)})
         if not ids:
             return np.zeros(len(pool.pids), np.float32)
@@ -531,29 +533,40 @@ class Retriever:
         ch: dict[str, np.ndarray],
         rows: np.ndarray,
         doc_ch: dict[str, np.ndarray],
-        order: np.ndarray,
-        fused: dict[int, float],
-        side: Side,
-    ) -> list[DocumentHit]:
-        sel = rows[order]
-        gamma = self.params.side_weight if f"side:{side}" in ch else 0.0
-        passage_score = (1.0 - gamma) * ch["topic"] + gamma * ch.get(f"side:{side}", 0.0)
+        chosen: dict[Side, tuple[np.ndarray, dict[int, float]]],
+    ) -> dict[Side, list[DocumentHit]]:
+        """Documents, evidence passages and per-method scores of each side's chosen rows.
+
+        ``chosen`` maps a side to (pool document indices in rank order, fused
+        score of each). Both sides' documents and passages come from one pair
+        of SQLite reads.
+        """
         evidence: dict[int, list[tuple[int, float]]] = {}
-        want = np.isin(pool.doc_rows, sel)
-        for j in np.flatnonzero(want):
-            evidence.setdefault(int(pool.doc_rows[j]), []).append(
-                (int(pool.pids[j]), float(passage_score[j]))
-            )
+        for side, (order, _fused) in chosen.items():
+            gamma = self.params.side_weight if f"side:{side}" in ch else 0.0
+            passage_score = (1.0 - gamma) * ch["topic"] + gamma * ch.get(f"side:{side}", 0.0)
+            for j in np.flatnonzero(np.isin(pool.doc_rows, rows[order])):
+                evidence.setdefault(int(pool.doc_rows[j]), []).append(
+                    (int(pool.pids[j]), float(passage_score[j]))
+                )
         for items in evidence.values():
             items.sort(key=lambda x: -x[1])
             del items[self.params.max_passages :]
-        per_method = {name: (sel, vals[order]) for name, vals in doc_ch.items()}
-        scores = np.array([fused[int(i)] for i in order], dtype=np.float32)
-        hits = hydrate(self.index, sel, scores, evidence, per_method, self.params.max_passages)
-        for h in hits:
-            h.side = side
-            h.scores["fused"] = h.score
-        return hits
+        all_rows = np.concatenate([rows[order] for order, _f in chosen.values()])
+        fetched = fetch_for_hits(self.index, all_rows, evidence, self.params.max_passages)
+        out: dict[Side, list[DocumentHit]] = {}
+        for side, (order, fused) in chosen.items():
+            sel = rows[order]
+            per_method = {name: (sel, vals[order]) for name, vals in doc_ch.items()}
+            scores = np.array([fused[int(i)] for i in order], dtype=np.float32)
+            hits = hydrate(
+                self.index, sel, scores, evidence, per_method, self.params.max_passages, fetched
+            )
+            for h in hits:
+                h.side = side
+                h.scores["fused"] = h.score
+            out[side] = hits
+        return out
 
 
 # --------------------------------------------------------------------------- numpy helpers
@@ -571,16 +584,20 @@ def _late_fusion(
     first[inverse[::-1]] = np.arange(len(inverse))[::-1]
     out: dict[str, np.ndarray] = {}
     counts = np.bincount(inverse, minlength=len(rows))
+    max_only = k_r == 1 or not len(rows) or counts.max() == 1
+    # passages grouped by document once for all channels: a max is one reduceat
+    by_doc = np.argsort(inverse, kind="stable") if max_only else inverse
+    starts_of = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
     for name, s in channels.items():
-        if k_r == 1 or counts.max() == 1:
-            best = np.full(len(rows), -np.inf, dtype=np.float64)
-            np.maximum.at(best, inverse, s)
-            out[name] = best.astype(np.float32)
+        if not len(rows):
+            out[name] = np.zeros(0, np.float32)
+            continue
+        if max_only:
+            out[name] = np.maximum.reduceat(s[by_doc], starts_of).astype(np.float32)
             continue
         order = np.lexsort((-s, inverse))
         inv_o = inverse[order]
-        starts = np.r_[0, np.cumsum(counts)[:-1]]
-        slot = np.arange(len(order)) - starts[inv_o]
+        slot = np.arange(len(order)) - starts_of[inv_o]
         keep = slot < k_r
         sums = np.bincount(inv_o[keep], weights=s[order][keep], minlength=len(rows))
         out[name] = (sums / np.minimum(counts, k_r)).astype(np.float32)
