@@ -92,6 +92,31 @@ def test_pir_report_shape_and_values(tmp_path: Path) -> None:
     assert report["methods"]["cosine"]["p_recall@1"] == 100.0
 
 
+def test_pir_lexical_row_mixes_bm25_at_the_retrievers_weight(tmp_path: Path) -> None:
+    # an embedder that sees no words: every dense score ties, so only BM25 can rank
+    class Blind(BagOfWordsEmbedder):
+        def encode(self, texts: Any, **kw: Any) -> np.ndarray:
+            out = np.zeros((len(texts), self.dim), dtype=np.float32)
+            out[:, 0] = 1.0
+            return out
+
+    fixture = {"toy": {**PIR_FIXTURE["toy"], "key_ref": {"0": [0], "1": [1], "2": [2]}}}
+    (tmp_path / "pir.json").write_text(json.dumps(fixture))
+    tasks = pir.load_pir(tmp_path / "pir.json")
+    report = pir.run_pir(tasks, Blind(), tmp_path, k=1, methods=["sphere", "sphere_lexical"])
+    toy = report["tasks"]["toy"]
+    assert toy["sphere_lexical"]["p_recall@1"] == 100.0  # BM25 finds each gold
+    assert toy["sphere"]["p_recall@1"] < 100.0  # ties broken by corpus order
+    lex = pir._lexical_scores(tasks[0])
+    assert lex.shape == (3, 4) and lex.max(axis=1).tolist() == [1.0, 1.0, 1.0]
+    assert lex[2].argmax() == 2 and lex[2][0] == 0.0  # "bananas yellow" shares nothing with 0
+    assert 0 < pir.LEXICAL_WEIGHT < 1
+    table = pir.format_table(report)
+    assert "sphere_lexical" in table and all(
+        len(r) == len(table.splitlines()[1]) for r in table.splitlines()[1:]
+    )
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -26,7 +26,11 @@ Methods (all score every corpus entry with one embedder; cosine on unit vectors)
 ``cosine`` cos(q, c); ``pap`` cos(q_p, c) and ``pap_plus`` cos(q_p, c_p) with
 α = 1 applied literally (no guard: the paper's method); the Table 4 baselines
 ``add`` … ``tri_sum`` (:mod:`assistant.retrieval.pap`); ``sphere`` the guarded
-policy :func:`assistant.retrieval.pap.sphere_pap_scores`.
+policy :func:`assistant.retrieval.pap.sphere_pap_scores`; ``sphere_lexical``
+that policy (halved to the scale of one cosine) mixed with the query's BM25
+over the task corpus, normalised by its top score, at the retriever's own
+λ (``SphereParams.lexical_weight``, chosen on PerSphere, not on PIR) — the
+dense + lexical mix the ``sphere`` retriever runs.
 
 Output (``--json``), values in percent::
 
@@ -52,24 +56,38 @@ from assistant.errors import DataError
 from assistant.eval.data import read_json
 from assistant.eval.metrics import p_recall_at_k
 from assistant.retrieval import pap as P
+from assistant.retrieval.retriever import SphereParams
 
 TASK_FIELDS = ("corpus", "queries", "source_queries", "perspectives", "query_labels", "key_ref")
 
-# name -> scorer(q, r, p, C) -> (n,) scores
-Scorer = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+# name -> scorer(q, r, p, C, lex) -> (n,) scores; ``lex`` is the query's BM25 over
+# the corpus scaled to max 1 (only the lexical methods read it)
+Scorer = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+LEXICAL_WEIGHT = SphereParams().lexical_weight
+
+
+def _sphere_lexical(
+    q: np.ndarray, r: np.ndarray, p: np.ndarray, C: np.ndarray, lex: np.ndarray
+) -> np.ndarray:
+    dense = P.sphere_pap_scores(q, p, C, root=r) / 2.0  # topic + PAP+: two cosines
+    return (1.0 - LEXICAL_WEIGHT) * dense + LEXICAL_WEIGHT * lex
+
 
 METHODS: dict[str, Scorer] = {
-    "cosine": lambda q, r, p, C: P.cosine_scores(q, C),
-    "pap": lambda q, r, p, C: P.pap_scores(q, p, C, 1.0, on_degenerate="ignore"),
-    "pap_plus": lambda q, r, p, C: P.pap_plus_scores(q, p, C, 1.0, on_degenerate="ignore"),
-    "add": lambda q, r, p, C: P.add_scores(r, p, C),
-    "concat": lambda q, r, p, C: P.concat_scores(r, p, C),
-    "cast": lambda q, r, p, C: P.cast_scores(q, p, C),
-    "cast_plus": lambda q, r, p, C: P.cast_plus_scores(q, p, C),
-    "dual_sum": lambda q, r, p, C: P.dual_sum_scores(r, p, C),
-    "tri_sum": lambda q, r, p, C: P.tri_sum_scores(q, r, p, C),
-    "sphere": lambda q, r, p, C: P.sphere_pap_scores(q, p, C, root=r),
+    "cosine": lambda q, r, p, C, lex: P.cosine_scores(q, C),
+    "pap": lambda q, r, p, C, lex: P.pap_scores(q, p, C, 1.0, on_degenerate="ignore"),
+    "pap_plus": lambda q, r, p, C, lex: P.pap_plus_scores(q, p, C, 1.0, on_degenerate="ignore"),
+    "add": lambda q, r, p, C, lex: P.add_scores(r, p, C),
+    "concat": lambda q, r, p, C, lex: P.concat_scores(r, p, C),
+    "cast": lambda q, r, p, C, lex: P.cast_scores(q, p, C),
+    "cast_plus": lambda q, r, p, C, lex: P.cast_plus_scores(q, p, C),
+    "dual_sum": lambda q, r, p, C, lex: P.dual_sum_scores(r, p, C),
+    "tri_sum": lambda q, r, p, C, lex: P.tri_sum_scores(q, r, p, C),
+    "sphere": lambda q, r, p, C, lex: P.sphere_pap_scores(q, p, C, root=r),
+    "sphere_lexical": _sphere_lexical,
 }
+LEXICAL_METHODS = frozenset({"sphere_lexical"})
 
 
 @dataclass(frozen=True)
@@ -145,14 +163,34 @@ def evaluate_task(
     ``perspectives`` (row i = query i).
     """
     C = vectors["corpus"]
+    lexical = _lexical_scores(task) if LEXICAL_METHODS & set(methods) else None
     out = {}
     for name, scorer in methods.items():
         rankings = []
         for i in range(len(task.queries)):
-            s = scorer(vectors["queries"][i], vectors["roots"][i], vectors["perspectives"][i], C)
+            lex = lexical[i] if lexical is not None else np.zeros(len(C), np.float32)
+            q, r, p = vectors["queries"][i], vectors["roots"][i], vectors["perspectives"][i]
+            s = scorer(q, r, p, C, lex)
             s = np.nan_to_num(np.asarray(s, dtype=np.float64), nan=-np.inf)
             rankings.append(np.argsort(-s, kind="stable")[:k].tolist())
         out[name] = p_recall_at_k(rankings, task.gold, task.roots, k)
+    return out
+
+
+def _lexical_scores(task: PIRTask) -> np.ndarray:
+    """(queries, corpus) BM25 of each query text over the task corpus, each row scaled to max 1.
+
+    The index's own BM25 (bm25s, same tokenizer); a row with no shared term is 0.
+    """
+    from assistant.index.lexical import BM25Index
+
+    bm = BM25Index.build(task.corpus, np.arange(len(task.corpus)))
+    out = np.zeros((len(task.queries), len(task.corpus)), np.float32)
+    for i, text in enumerate(task.queries):
+        s = bm.score_all(text)
+        top = float(s.max()) if len(s) else 0.0
+        if top > 0:
+            out[i] = s / top
     return out
 
 
@@ -191,11 +229,12 @@ def format_table(report: dict[str, Any]) -> str:
     tasks = list(report["tasks"])
     methods = list(report["methods"])
     key = next(iter(report["methods"][methods[0]]))
-    head = f"{'method':<11}" + "".join(f"{t[:11]:>12}" for t in tasks) + f"{'avg':>9}"
+    w = max(len(m) for m in [*methods, "method"]) + 1
+    head = f"{'method':<{w}}" + "".join(f"{t[:11]:>12}" for t in tasks) + f"{'avg':>9}"
     lines = [f"PIR {key} (percent)", head, "-" * len(head)]
     for m in methods:
         row = "".join(f"{report['tasks'][t][m][key]:>12.1f}" for t in tasks)
-        lines.append(f"{m:<11}{row}{report['methods'][m][key]:>9.1f}")
+        lines.append(f"{m:<{w}}{row}{report['methods'][m][key]:>9.1f}")
     return "\n".join(lines)
 
 

@@ -130,6 +130,14 @@ class BM25Index:
             scores[i, : len(hit)] = s[hit]
         return scores, pids
 
+    def score_all(self, text: str) -> np.ndarray:
+        """BM25 score of ``text`` against every passage, in corpus-row order, (n,) float32."""
+        n = len(self.ids)
+        token_ids = self.retriever.get_tokens_ids(fast_tokens(text)) if n else []
+        if not token_ids:
+            return np.zeros(n, dtype=np.float32)
+        return np.asarray(self.retriever.get_scores_from_ids(token_ids), dtype=np.float32)
+
     def contributions(self, token_ids: Sequence[int], passage_ids: np.ndarray) -> np.ndarray:
         """BM25 contribution of each token to each passage, (len(token_ids), len(passage_ids)).
 
