@@ -114,6 +114,9 @@ class DocumentHit:
     side: Side | None = None
     passages: list[PassageHit] = field(default_factory=list)
     scores: dict[str, float] = field(default_factory=dict)
+    # doc_ids of documents with the same best passage (copies of this one) that the
+    # ``sphere`` retriever folded into this hit instead of listing them again
+    copies: list[str] = field(default_factory=list)
 
     @property
     def best_passage(self) -> PassageHit | None:

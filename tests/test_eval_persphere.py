@@ -13,6 +13,7 @@ from assistant.errors import DataError, InputError
 from assistant.eval.persphere import (
     cross_validate,
     fold_of,
+    hit_scores,
     merge_sides,
     report,
     run_persphere,
@@ -97,6 +98,12 @@ def test_merge_sides() -> None:
     assert merge_sides(hits, 3) == ["a", "c", "d"]  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         merge_sides(hits, how="zip")  # type: ignore[arg-type]
+    # a hit's folded copies stand in its place, by id, and share its score
+    pro[0].copies = ["a2", "c"]
+    assert merge_sides(hits, 4) == ["a", "a2", "c", "d"]  # type: ignore[arg-type]
+    assert merge_sides(hits, how="interleave")[:4] == ["a", "a2", "c", "b"]  # type: ignore[arg-type]
+    scores = hit_scores(hits)  # type: ignore[arg-type]
+    assert scores["a2"] == 0.9 and set(scores) == {"a", "a2", "b", "c", "d", "e"}
 
 
 def test_cross_validate_picks_on_other_fold() -> None:

@@ -252,3 +252,49 @@ def test_pool_late_fusion_matches_a_per_document_loop(k_r: int) -> None:
             assert out[name][i] == pytest.approx(want, abs=1e-6)
     empty = rmod._late_fusion(np.zeros(0, np.int64), {"a": np.zeros(0)}, k_r)
     assert len(empty[0]) == 0 and len(empty[2]["a"]) == 0
+
+
+def test_copies_fold_into_one_hit(tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    docs = {**DOCS, "con-stress-copy": DOCS["con-stress"], "pro-grades-copy": DOCS["pro-grades"]}
+    # near the copy but not the same text: stays a hit of its own
+    docs["con-stress-edited"] = DOCS["con-stress"].replace("primary school", "the first years")
+    src = tmp_path / "docs.jsonl"
+    src.write_text("".join(json.dumps({"id": k, "content": v}) + "\n" for k, v in docs.items()))
+    opts = BuildOptions(mapping=FieldMapping(id_field="id", text_field="content"))
+    build_index(tmp_path / "idx", "t", [src], embedder, opts)
+    idx = Index.open(tmp_path / "idx", "t")
+    try:
+        hits = Retriever(idx, embedder).retrieve(PLAN, k=4)
+        listed = [h.doc_id for hs in hits.values() for h in hs]
+        folded = {h.doc_id: h.copies for hs in hits.values() for h in hs if h.copies}
+        # each pair is listed once, the other id under copies; the edited text is its own hit
+        assert {frozenset([d, *c]) for d, c in folded.items()} == {
+            frozenset({"con-stress", "con-stress-copy"}),
+            frozenset({"pro-grades", "pro-grades-copy"}),
+        }
+        assert not {c for cs in folded.values() for c in cs} & set(listed)
+        assert "con-stress-edited" in listed
+        for hs in hits.values():
+            assert [h.rank for h in hs] == list(range(1, len(hs) + 1))
+        # off: the copies take places of their own again
+        plain = Retriever(idx, embedder, params=SphereParams(collapse_copies=False))
+        again = plain.retrieve(PLAN, k=4)
+        assert {"con-stress-copy", "pro-grades-copy"} <= {
+            h.doc_id for hs in again.values() for h in hs
+        }
+        assert not any(h.copies for hs in again.values() for h in hs)
+        # with k = 1 a side's one hit still carries its copy
+        top = Retriever(idx, embedder).retrieve(PLAN, k=1)
+        assert sum(len(h.copies) for hs in top.values() for h in hs) >= 1
+    finally:
+        idx.close()
+
+
+def test_collapse_copies_by_hand() -> None:
+    sig = np.array([[1, 0], [1, 0], [0.6, 0.8], [1, 0], [0, 1]], dtype=np.float32)
+    score = {0: 0.9, 1: 0.9, 2: 0.8, 3: 0.7, 4: 0.6}
+    kept, folded = rmod._collapse_copies(np.arange(5), score, sig, limit=3)
+    # 1 is a copy of 0 (same vector, same score); 3 has 0's vector but another score
+    assert kept.tolist() == [0, 2, 3] and folded == {0: [1]}
+    kept, folded = rmod._collapse_copies(np.arange(5), score, sig, limit=1)
+    assert kept.tolist() == [0] and folded == {0: [1]}

@@ -372,7 +372,7 @@ def run_instruct(
     from assistant.config import Settings
     from assistant.embed import embedder_from_settings
     from assistant.eval.cache import embed_cached
-    from assistant.eval.persphere import merge_sides
+    from assistant.eval.persphere import hit_scores, merge_sides
     from assistant.index.search import search
     from assistant.retrieval.retriever import Retriever, query_texts
     from assistant.understand import parse_rules
@@ -422,7 +422,7 @@ def run_instruct(
                 runs["sphere_no_compliance"] = {}
                 for t in texts:
                     sides = r0.retrieve(plans[t], k=DEPTH)
-                    sc = {h.doc_id: h.score for side in sides.values() for h in side}
+                    sc = hit_scores(sides)
                     runs["sphere_no_compliance"][t] = (merge_sides(sides, DEPTH), sc)
             finally:
                 cmod.COMPLIANCE_WEIGHT = weight
@@ -433,7 +433,7 @@ def run_instruct(
             for t in texts:
                 sides = retriever.retrieve(plans[t], k=DEPTH)
                 ranking = merge_sides(sides, DEPTH)
-                sc = {h.doc_id: h.score for side in sides.values() for h in side}
+                sc = hit_scores(sides)
                 runs["sphere"][t] = (ranking, sc)
             originals = sorted({it.original for its in items.values() for it in its})
             with_cons = [t for t in originals if plans[t].constraints]

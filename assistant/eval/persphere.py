@@ -83,10 +83,18 @@ def merge_sides(
         raise ValueError(f"unknown merge {how!r}")
     for pair in pairs:
         for h in pair:
-            if h is not None and h.doc_id not in seen:
-                seen.add(h.doc_id)
-                out.append(h.doc_id)
+            # a hit with folded copies stands for each of them, in place: the
+            # ranking is by document id, as the benchmark's gold is
+            for doc_id in [h.doc_id, *h.copies] if h is not None else []:
+                if doc_id not in seen:
+                    seen.add(doc_id)
+                    out.append(doc_id)
     return out[:k] if k is not None else out
+
+
+def hit_scores(hits: dict[Side, list[DocumentHit]]) -> dict[str, float]:
+    """doc_id → fused score for every listed document and every copy folded into a hit."""
+    return {d: h.score for side in hits.values() for h in side for d in (h.doc_id, *h.copies)}
 
 
 def score_rankings(

@@ -37,7 +37,10 @@ One call of :meth:`Retriever.retrieve` does, for one question:
    padded with documents on another topic), side
    assignment (a document goes to the side whose claim channel it scores
    higher on — never to both), per-side ranking by
-   ``(1 − γ)·topic + γ·side``, optional MMR diversity, the cut at k.
+   ``(1 − γ)·topic + γ·side``, copies folded into one hit (a document whose
+   best passage has the same vector and the same score as a higher one's —
+   a file saved twice, a record repeated — is listed under that hit's
+   ``copies``), optional MMR diversity, the cut at k.
 
 Each :class:`~assistant.models.DocumentHit` carries its best passages and a
 ``scores`` dict (``dense``, ``bm25``, ``topic``, ``side:pro``, ``side:con``,
@@ -103,6 +106,8 @@ class SphereParams:
     graph_weight: float = 0.0  # β_g: document-graph smoothing from the top documents (0 = off)
     graph_docs: int = 10  # m_g: documents that propagate their score
     max_passages: int = 3  # evidence passages kept per document
+    collapse_copies: bool = True  # a document whose best passage repeats a listed one's is
+    # folded into that hit (DocumentHit.copies) instead of taking a place of its own
     min_relevance: float = 0.4  # keep documents whose topic score ≥ this × the best one's
 
 
@@ -403,6 +408,10 @@ class Retriever:
         side_of = self._assign(doc_ch, pq, len(rows), k)
         hits: dict[Side, list[DocumentHit]] = {"pro": [], "con": []}
         chosen: dict[Side, tuple[np.ndarray, dict[int, float]]] = {}
+        copies: dict[int, list[int]] = {}
+        signature = None
+        if mode == "sphere" and p.collapse_copies and pool.vectors is not None and len(rows):
+            signature = pool.vectors[_best_passage_each(pool.doc_rows, ch["topic"])]
         for s_idx, side in enumerate(SIDES):
             mine = np.flatnonzero((side_of == s_idx) & keep_mask)
             if not len(mine):
@@ -414,6 +423,10 @@ class Retriever:
                 score = score + doc_ch["constraints"][mine]
             order = mine[np.lexsort((rows[mine], -score))]
             fused = dict(zip(order.tolist(), np.sort(score)[::-1].tolist(), strict=True))
+            if signature is not None:
+                want = max(4 * k, 40) if p.use_mmr else k
+                order, found = _collapse_copies(order, fused, signature, want)
+                copies.update(found)
             if mode == "sphere" and p.use_mmr and pool.vectors is not None:
                 top = order[: max(4 * k, 40)]
                 rel = np.array([fused[i] for i in top])
@@ -421,7 +434,7 @@ class Retriever:
                 order = top[mmr(rel, emb, k, self.settings.mmr_lambda)]
             chosen[side] = (order[:k], fused)
         if chosen:
-            hits.update(self._hydrate(pool, ch, rows, doc_ch, chosen))
+            hits.update(self._hydrate(pool, ch, rows, doc_ch, chosen, copies))
         if plan.constraints:
             per_side = {s: int(((side_of == i) & keep_mask).sum()) for i, s in enumerate(SIDES)}
             self.last_notes = checked.notes(per_side if pq.two_sided else None)
@@ -534,13 +547,16 @@ class Retriever:
         rows: np.ndarray,
         doc_ch: dict[str, np.ndarray],
         chosen: dict[Side, tuple[np.ndarray, dict[int, float]]],
+        copies: dict[int, list[int]] | None = None,
     ) -> dict[Side, list[DocumentHit]]:
         """Documents, evidence passages and per-method scores of each side's chosen rows.
 
         ``chosen`` maps a side to (pool document indices in rank order, fused
-        score of each). Both sides' documents and passages come from one pair
-        of SQLite reads.
+        score of each); ``copies`` a chosen index to the indices folded into
+        it. Both sides' documents and passages come from one pair of SQLite
+        reads.
         """
+        copies = copies or {}
         evidence: dict[int, list[tuple[int, float]]] = {}
         for side, (order, _fused) in chosen.items():
             gamma = self.params.side_weight if f"side:{side}" in ch else 0.0
@@ -552,7 +568,8 @@ class Retriever:
         for items in evidence.values():
             items.sort(key=lambda x: -x[1])
             del items[self.params.max_passages :]
-        all_rows = np.concatenate([rows[order] for order, _f in chosen.values()])
+        folded = [i for order, _f in chosen.values() for j in order for i in copies.get(int(j), [])]
+        all_rows = np.concatenate([*(rows[order] for order, _f in chosen.values()), rows[folded]])
         fetched = fetch_for_hits(self.index, all_rows, evidence, self.params.max_passages)
         out: dict[Side, list[DocumentHit]] = {}
         for side, (order, fused) in chosen.items():
@@ -562,6 +579,16 @@ class Retriever:
             hits = hydrate(
                 self.index, sel, scores, evidence, per_method, self.params.max_passages, fetched
             )
+            by_id = {h.doc_id: h for h in hits}
+            for j, row in zip(order.tolist(), sel.tolist(), strict=True):
+                doc = fetched[0].get(int(row))
+                hit = by_id.get(doc.doc_id) if doc is not None else None
+                if hit is not None:
+                    hit.copies = [
+                        fetched[0][int(rows[c])].doc_id
+                        for c in copies.get(j, [])
+                        if int(rows[c]) in fetched[0]
+                    ]
             for h in hits:
                 h.side = side
                 h.scores["fused"] = h.score
@@ -602,6 +629,35 @@ def _late_fusion(
         sums = np.bincount(inv_o[keep], weights=s[order][keep], minlength=len(rows))
         out[name] = (sums / np.minimum(counts, k_r)).astype(np.float32)
     return rows, first, out
+
+
+COPY_COSINE = 1.0 - 1e-5  # best passages this close are the same text (float32 rounding)
+
+
+def _collapse_copies(
+    order: np.ndarray, score: dict[int, float], signature: np.ndarray, limit: int
+) -> tuple[np.ndarray, dict[int, list[int]]]:
+    """Walk ``order`` (best first) keeping up to ``limit`` documents; fold copies in.
+
+    A document is a copy of a kept one when its best passage's unit vector
+    matches (cosine ≥ :data:`COPY_COSINE`) and its score is the same: the same
+    text indexed twice. Returns (kept indices in order, kept index → folded
+    indices). The walk stops at the first document after the ``limit``-th kept
+    one that is not a copy.
+    """
+    kept: list[int] = []
+    folded: dict[int, list[int]] = {}
+    for i in order.tolist():
+        if kept:
+            sims = signature[kept] @ signature[i]
+            j = int(np.argmax(sims))
+            if sims[j] >= COPY_COSINE and abs(score[kept[j]] - score[i]) <= 1e-6:
+                folded.setdefault(kept[j], []).append(i)
+                continue
+        if len(kept) >= limit:
+            break
+        kept.append(i)
+    return np.asarray(kept, dtype=np.int64), folded
 
 
 def _best_passages(passage_docs: np.ndarray, scores: np.ndarray, docs: np.ndarray) -> np.ndarray:
