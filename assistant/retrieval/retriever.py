@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -411,7 +411,7 @@ class Retriever:
         copies: dict[int, list[int]] = {}
         signature = None
         if mode == "sphere" and p.collapse_copies and pool.vectors is not None and len(rows):
-            signature = pool.vectors[_best_passage_each(pool.doc_rows, ch["topic"])]
+            signature = _Signatures(pool.vectors, pool.doc_rows, ch["topic"])
         for s_idx, side in enumerate(SIDES):
             mine = np.flatnonzero((side_of == s_idx) & keep_mask)
             if not len(mine):
@@ -579,8 +579,8 @@ class Retriever:
             hits = hydrate(
                 self.index, sel, scores, evidence, per_method, self.params.max_passages, fetched
             )
-            by_id = {h.doc_id: h for h in hits}
-            for j, row in zip(order.tolist(), sel.tolist(), strict=True):
+            by_id = {h.doc_id: h for h in hits} if copies else {}
+            for j, row in zip(order.tolist(), sel.tolist(), strict=True) if copies else ():
                 doc = fetched[0].get(int(row))
                 hit = by_id.get(doc.doc_id) if doc is not None else None
                 if hit is not None:
@@ -634,26 +634,51 @@ def _late_fusion(
 COPY_COSINE = 1.0 - 1e-5  # best passages this close are the same text (float32 rounding)
 
 
+class _Signatures:
+    """A document's copy signature: its best passage's unit vector, found on first use.
+
+    Indexed by pool document index (the order of ``rows`` in ``_rank``). The
+    best passage of every document is found only when a score tie asks for a
+    signature, which most questions never do.
+    """
+
+    def __init__(self, vectors: np.ndarray, passage_docs: np.ndarray, scores: np.ndarray) -> None:
+        self.vectors, self.passage_docs, self.scores = vectors, passage_docs, scores
+        self._best: np.ndarray | None = None
+
+    def __getitem__(self, i: int) -> np.ndarray:
+        if self._best is None:
+            self._best = _best_passage_each(self.passage_docs, self.scores)
+        return self.vectors[self._best[i]]
+
+
 def _collapse_copies(
-    order: np.ndarray, score: dict[int, float], signature: np.ndarray, limit: int
+    order: np.ndarray, score: dict[int, float], signature: Any, limit: int
 ) -> tuple[np.ndarray, dict[int, list[int]]]:
     """Walk ``order`` (best first) keeping up to ``limit`` documents; fold copies in.
 
-    A document is a copy of a kept one when its best passage's unit vector
-    matches (cosine ≥ :data:`COPY_COSINE`) and its score is the same: the same
-    text indexed twice. Returns (kept indices in order, kept index → folded
-    indices). The walk stops at the first document after the ``limit``-th kept
-    one that is not a copy.
+    A document is a copy of a kept one when its score is the same (within
+    1e-6) and so is its signature (``signature[i]``, the unit vector of its
+    best passage; cosine ≥ :data:`COPY_COSINE`): the same text indexed twice.
+    Signatures are compared only on a score tie. Returns (kept indices in
+    order, kept index → folded indices). The walk stops at the first document
+    after the ``limit``-th kept one that is not a copy.
     """
     kept: list[int] = []
     folded: dict[int, list[int]] = {}
     for i in order.tolist():
-        if kept:
-            sims = signature[kept] @ signature[i]
-            j = int(np.argmax(sims))
-            if sims[j] >= COPY_COSINE and abs(score[kept[j]] - score[i]) <= 1e-6:
-                folded.setdefault(kept[j], []).append(i)
-                continue
+        s_i = score[i]
+        twin = next(
+            (
+                j
+                for j in kept
+                if abs(score[j] - s_i) <= 1e-6 and float(signature[j] @ signature[i]) >= COPY_COSINE
+            ),
+            None,
+        )
+        if twin is not None:
+            folded.setdefault(twin, []).append(i)
+            continue
         if len(kept) >= limit:
             break
         kept.append(i)
