@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,31 @@ def test_sphere_mode_text_output_names_both_claims(demo_dir: Path) -> None:
     assert code == 0, out
     assert "FOR:" in out and "AGAINST:" in out
     assert out.count("id nuclear-") >= 4
+
+
+def test_a_file_indexed_twice_is_listed_once_with_its_copy(
+    tmp_path: Path,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    text = "Nuclear power plants emit almost no carbon dioxide while they run."
+    (docs / "nuclear.txt").write_text(text, encoding="utf-8")
+    (docs / "nuclear (copy).txt").write_text(text, encoding="utf-8")
+    (docs / "waste.txt").write_text(
+        "Nuclear waste stays dangerous for millennia.", encoding="utf-8"
+    )
+    build_index(tmp_path / "indexes", "mine", [docs], embedder, BuildOptions())
+    env = {"SPHERE_INDEX_DIR": str(tmp_path / "indexes")}
+    args = ["search", "mine", "Is nuclear power clean?", "--mode", "sphere", "--k", "3"]
+    r = CliRunner().invoke(cli, args, env=env, catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    entries = [line for line in r.output.splitlines() if re.match(r"\s+\d+\. \[", line)]
+    assert len(entries) == 2  # the copy and waste.txt; the other copy is not a second entry
+    also = [line for line in r.output.splitlines() if "same text also in: " in line]
+    assert len(also) == 1 and also[0].endswith(".txt")
+    data = json.loads(
+        CliRunner().invoke(cli, [*args, "--json"], env=env, catch_exceptions=False).output
+    )
+    hits = [h for side in data["sides"].values() for h in side]
+    assert len(hits) == 2 and sum(len(h["copies"]) for h in hits) == 1
