@@ -304,6 +304,31 @@ def test_passage_fetched_from_pipeline_when_not_in_hits(tmp_path: Path) -> None:
     run(app, flow)
 
 
+def test_evidence_pane_names_the_copies_of_a_cited_document(tmp_path: Path) -> None:
+    class WithCopy(ScriptedPipeline):
+        def run(self, question: str, **kw: Any) -> Any:
+            result = super().run(question, **kw)
+            result.hits["pro"][0].copies = ["corpus/mandates (copy).pdf"]
+            return result
+
+    app = build_app(tmp_path, pipeline=WithCopy())
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await ask(pilot)
+        await finish(pilot)
+        pane = app.query_one(EvidencePane)
+        app.query(CitationMarker).first().focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pane.is_open and pane.number == 1
+        assert "Same text also in: corpus/mandates (copy).pdf" in text_of(pane)
+        await pilot.press("tab")  # the second citation's document has no copy
+        await pilot.pause()
+        assert pane.number == 2 and "Same text also in" not in text_of(pane)
+
+    run(app, flow)
+
+
 def test_evidence_without_passage_shows_the_quote(tmp_path: Path) -> None:
     from assistant.ui.components.evidence_pane import passage_content
 

@@ -355,7 +355,9 @@ class SphereApp(App[None]):
         if passage is None and self._pipeline is not None and ref.passage_id >= 0:
             self._fetch_passage(ref, number, turn_key, self._pipeline)
             return
-        self.query_one(EvidencePane).show(ref, number, turn_key, passage)
+        self.query_one(EvidencePane).show(
+            ref, number, turn_key, passage, self._copies(ref, turn_key)
+        )
         self._after_evidence_opened()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="evidence")
@@ -368,9 +370,17 @@ class SphereApp(App[None]):
             text = None
         self.post_message(PassageLoaded(ref, number, turn_key, text))
 
+    def _copies(self, ref: Reference, turn_key: int) -> list[str]:
+        turn = self._turns.get(turn_key)
+        return copies_from_hits(turn.result, ref) if turn and turn.result else []
+
     def on_passage_loaded(self, message: PassageLoaded) -> None:
         self.query_one(EvidencePane).show(
-            message.reference, message.number, message.turn_key, message.text
+            message.reference,
+            message.number,
+            message.turn_key,
+            message.text,
+            self._copies(message.reference, message.turn_key),
         )
         self._after_evidence_opened()
 
@@ -639,6 +649,15 @@ class SphereApp(App[None]):
     def on_unmount(self) -> None:
         # a thread worker cannot be killed; ask the pipeline to stop
         self._cancel.set()
+
+
+def copies_from_hits(result: TurnResult, ref: Reference) -> list[str]:
+    """Paths (or ids) of the documents with the same text as the cited one."""
+    for hits in result.hits.values():
+        for hit in hits:
+            if hit.doc_id == ref.doc_id:
+                return list(hit.copies)
+    return []
 
 
 def passage_from_hits(result: TurnResult, ref: Reference) -> str | None:

@@ -6,6 +6,8 @@ quote highlighted, and the verification result (DESIGN §2 "verify").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
@@ -66,7 +68,15 @@ class EvidencePane(VerticalScroll, can_focus=False):
     def is_open(self) -> bool:
         return self.has_class("-open")
 
-    def show(self, ref: Reference, number: int, turn_key: int, passage: str | None) -> None:
+    def show(
+        self,
+        ref: Reference,
+        number: int,
+        turn_key: int,
+        passage: str | None,
+        copies: Sequence[str] = (),
+    ) -> None:
+        """Open on ``ref``; ``copies`` are the documents with the same text (folded hits)."""
         self.reference, self.number, self.turn_key = ref, number, turn_key
         self.query_one(".evidence-number", Static).update(
             Content.styled(f"Evidence [{number}]", "bold")
@@ -77,6 +87,8 @@ class EvidencePane(VerticalScroll, can_focus=False):
         where = " · ".join(x for x in (ref.source, location_text(ref.path, ref.page)) if x)
         if ref.retrieval_score:
             where += f" · retrieval score {ref.retrieval_score:.2f}"
+        if copies:
+            where += "\nSame text also in: " + ", ".join(copies)
         self.query_one(".evidence-where", Static).update(Content(where or ref.doc_id))
         check = Content.styled(verification_text(ref), "$success" if ref.verified else "$warning")
         self.query_one(".evidence-check", Static).update(check)
