@@ -83,6 +83,9 @@ def test_build_and_search(built, embedder) -> None:  # type: ignore[no-untyped-d
             )
         pids = [p.passage_id for p in index.passages_of(hits[0].doc_id)]
         assert index.passage_texts(pids) == {i: p.text for i, p in index.passages(pids).items()}
+        ps, ds = index.passages_and_documents(pids)
+        assert ps == index.passages(pids)
+        assert ds == index.documents_by_row(list(ds), brief=True) and len(ds) == 1
     finally:
         index.close()
     manifest = json.loads((tmp / "idx/t/manifest.json").read_text())

@@ -311,6 +311,36 @@ class MetaStore:
                 )
         return out
 
+    def passages_and_documents(
+        self, passage_ids: Sequence[int]
+    ) -> tuple[dict[int, Passage], dict[int, Document]]:
+        """(passage_id -> Passage, doc_row -> brief Document) in one read.
+
+        What a result list shows of its evidence passages and their documents
+        (id, title, source, path; see :meth:`documents_by_row` ``brief``).
+        """
+        passages: dict[int, Passage] = {}
+        docs: dict[int, Document] = {}
+        ids = [int(i) for i in passage_ids]
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            q = (
+                'SELECT p.passage_id, d.doc_id, p.ordinal, p.text, p.start, p."end", p.page, '
+                "p.doc_row, d.title, d.source, d.path FROM passages p "
+                "JOIN documents d ON d.row = p.doc_row "
+                f"WHERE p.passage_id IN ({','.join('?' * len(part))})"
+            )
+            for r in self.db.execute(q, part):
+                passages[r[0]] = Passage(
+                    doc_id=r[1], ordinal=r[2], text=r[3], start=r[4], end=r[5], page=r[6],
+                    passage_id=r[0],
+                )  # fmt: skip
+                if r[7] not in docs:
+                    docs[r[7]] = Document(
+                        doc_id=r[1], title=r[8] or "", text="", source=r[9] or "", path=r[10] or ""
+                    )
+        return passages, docs
+
     def passage_texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
         """passage_id -> text, one read without the documents join (query feedback)."""
         ids = [int(i) for i in passage_ids]

@@ -123,10 +123,17 @@ def fetch_for_hits(
     evidence: dict[int, list[tuple[int, float]]],
     max_passages: int = 3,
 ) -> tuple[dict[int, Document], dict[int, Passage]]:
-    """The documents of ``doc_rows`` and their best ``max_passages`` evidence passages."""
-    docs = index.documents_by_row([int(r) for r in doc_rows], brief=True)
+    """The documents of ``doc_rows`` and their best ``max_passages`` evidence passages.
+
+    One SQLite read for the passages with their documents; a second one only
+    for documents without an evidence passage (folded copies).
+    """
     want = [pid for r in doc_rows for pid, _ in evidence.get(int(r), [])[:max_passages]]
-    return docs, index.passages(want)
+    passages, docs = index.passages_and_documents(want)
+    missing = [int(r) for r in doc_rows if int(r) not in docs]
+    if missing:
+        docs.update(index.documents_by_row(missing, brief=True))
+    return docs, passages
 
 
 def hydrate(

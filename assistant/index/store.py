@@ -184,6 +184,11 @@ class Index:
     def passages(self, passage_ids: Sequence[int]) -> dict[int, Passage]:
         return {pid: p for pid, (p, _row) in self.meta.passages(passage_ids).items()}
 
+    def passages_and_documents(
+        self, passage_ids: Sequence[int]
+    ) -> tuple[dict[int, Passage], dict[int, Document]]:
+        return self.meta.passages_and_documents(passage_ids)
+
     def passage_texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
         return self.meta.passage_texts(passage_ids)
 
