@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -285,31 +285,27 @@ class MetaStore:
             yield [r[0] for r in rows], [r[1] for r in rows]
             last = rows[-1][0]
 
-    def passages(self, passage_ids: Sequence[int]) -> dict[int, tuple[Passage, int]]:
-        """passage_id -> (Passage, doc_row)."""
-        out: dict[int, tuple[Passage, int]] = {}
+    def _passage_rows(self, passage_ids: Sequence[int]) -> Iterator[tuple[Passage, int, Any]]:
+        """(Passage, doc_row, row) per id found; the row's [8:11] are title, source, path."""
         ids = [int(i) for i in passage_ids]
         for i in range(0, len(ids), 500):
             part = ids[i : i + 500]
             q = (
                 'SELECT p.passage_id, d.doc_id, p.ordinal, p.text, p.start, p."end", p.page, '
-                "p.doc_row FROM passages p JOIN documents d ON d.row = p.doc_row "
+                "p.doc_row, d.title, d.source, d.path FROM passages p "
+                "JOIN documents d ON d.row = p.doc_row "
                 f"WHERE p.passage_id IN ({','.join('?' * len(part))})"
             )
             for r in self.db.execute(q, part):
-                out[r[0]] = (
-                    Passage(
-                        doc_id=r[1],
-                        ordinal=r[2],
-                        text=r[3],
-                        start=r[4],
-                        end=r[5],
-                        page=r[6],
-                        passage_id=r[0],
-                    ),
-                    r[7],
-                )
-        return out
+                passage = Passage(
+                    doc_id=r[1], ordinal=r[2], text=r[3], start=r[4], end=r[5], page=r[6],
+                    passage_id=r[0],
+                )  # fmt: skip
+                yield passage, r[7], r
+
+    def passages(self, passage_ids: Sequence[int]) -> dict[int, tuple[Passage, int]]:
+        """passage_id -> (Passage, doc_row)."""
+        return {p.passage_id: (p, row) for p, row, _r in self._passage_rows(passage_ids)}
 
     def passages_and_documents(
         self, passage_ids: Sequence[int]
@@ -321,24 +317,12 @@ class MetaStore:
         """
         passages: dict[int, Passage] = {}
         docs: dict[int, Document] = {}
-        ids = [int(i) for i in passage_ids]
-        for i in range(0, len(ids), 500):
-            part = ids[i : i + 500]
-            q = (
-                'SELECT p.passage_id, d.doc_id, p.ordinal, p.text, p.start, p."end", p.page, '
-                "p.doc_row, d.title, d.source, d.path FROM passages p "
-                "JOIN documents d ON d.row = p.doc_row "
-                f"WHERE p.passage_id IN ({','.join('?' * len(part))})"
-            )
-            for r in self.db.execute(q, part):
-                passages[r[0]] = Passage(
-                    doc_id=r[1], ordinal=r[2], text=r[3], start=r[4], end=r[5], page=r[6],
-                    passage_id=r[0],
-                )  # fmt: skip
-                if r[7] not in docs:
-                    docs[r[7]] = Document(
-                        doc_id=r[1], title=r[8] or "", text="", source=r[9] or "", path=r[10] or ""
-                    )
+        for p, row, r in self._passage_rows(passage_ids):
+            passages[p.passage_id] = p
+            if row not in docs:
+                docs[row] = Document(
+                    doc_id=p.doc_id, title=r[8] or "", text="", source=r[9] or "", path=r[10] or ""
+                )
         return passages, docs
 
     def passage_texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
