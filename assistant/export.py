@@ -77,6 +77,7 @@ class _Footnotes:
     next_number: int = 1
     pending: list[tuple[int, Reference]] = field(default_factory=list)
     _seen: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    copies: dict[str, list[str]] = field(default_factory=dict)  # doc_id -> same-text documents
 
     def cite(self, ref: Reference) -> str:
         key = (ref.doc_id, ref.passage_id, ref.quote)
@@ -89,7 +90,9 @@ class _Footnotes:
         return f"[^{n}]"
 
     def flush(self) -> list[str]:
-        lines = [f"[^{n}]: {_reference(ref)}" for n, ref in self.pending]
+        lines = [
+            f"[^{n}]: {_reference(ref, self.copies.get(ref.doc_id, []))}" for n, ref in self.pending
+        ]
         self.pending = []
         return lines
 
@@ -98,7 +101,7 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else text + "."
 
 
-def _reference(ref: Reference) -> str:
+def _reference(ref: Reference, copies: list[str] | None = None) -> str:
     parts = [_sentence(md_text(ref.title or ref.doc_id))]
     if ref.source:
         parts.append(_sentence(md_text(ref.source)))
@@ -117,6 +120,8 @@ def _reference(ref: Reference) -> str:
     else:
         parts.append("(not verified)")
     parts.append(f"Document {md_code(ref.doc_id)}.")
+    if copies:
+        parts.append(f"Same text also in {', '.join(md_code(c) for c in copies)}.")
     # the "." after a title like "2024" would otherwise open an ordered list in the note
     return _block_start_safe(" ".join(parts))
 
@@ -248,6 +253,7 @@ def _turn(
     method: bool,
 ) -> list[str]:
     prefix = f"{number}. " if number is not None else ""
+    notes.copies.update((h.doc_id, h.copies) for hs in result.hits.values() for h in hs if h.copies)
     out = [f"## {prefix}{md_text(result.question) or '(empty question)'}", ""]
     out += _claims(result, notes)
     out += _balance(result)

@@ -289,3 +289,14 @@ def test_document_text_cannot_change_the_layout(data: st.DataObject) -> None:
         assert len(re.findall(r"^#{1,6} ", fuzzed_md, flags=re.M)) == len(
             re.findall(r"^#{1,6} ", plain_md, flags=re.M)
         )
+
+
+def test_a_cited_document_with_copies_names_them_in_its_note() -> None:
+    turn = example_turn()
+    hit = turn.hits["pro"][0]
+    hit.copies = ["uniforms-02 (copy)"]
+    text = turn_to_markdown(turn)
+    notes = [line for line in text.splitlines() if line.startswith("[^") and hit.doc_id in line]
+    assert notes and all("Same text also in `uniforms-02 (copy)`." in n for n in notes)
+    others = [line for line in text.splitlines() if re.match(r"^\[\^\d+\]:", line)]
+    assert sum("Same text also in" in n for n in others) == len(notes)
