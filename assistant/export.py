@@ -121,7 +121,7 @@ def _reference(ref: Reference, copies: list[str] | None = None) -> str:
         parts.append("(not verified)")
     parts.append(f"Document {md_code(ref.doc_id)}.")
     if copies:
-        parts.append(f"Same text also in {', '.join(md_code(c) for c in copies)}.")
+        parts.append(f"Same passage also in {', '.join(md_code(c) for c in copies)}.")
     # the "." after a title like "2024" would otherwise open an ordered list in the note
     return _block_start_safe(" ".join(parts))
 

@@ -297,6 +297,6 @@ def test_a_cited_document_with_copies_names_them_in_its_note() -> None:
     hit.copies = ["uniforms-02 (copy)"]
     text = turn_to_markdown(turn)
     notes = [line for line in text.splitlines() if line.startswith("[^") and hit.doc_id in line]
-    assert notes and all("Same text also in `uniforms-02 (copy)`." in n for n in notes)
+    assert notes and all("Same passage also in `uniforms-02 (copy)`." in n for n in notes)
     others = [line for line in text.splitlines() if re.match(r"^\[\^\d+\]:", line)]
-    assert sum("Same text also in" in n for n in others) == len(notes)
+    assert sum("Same passage also in" in n for n in others) == len(notes)

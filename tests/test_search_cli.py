@@ -101,7 +101,7 @@ def test_a_file_indexed_twice_is_listed_once_with_its_copy(
     assert r.exit_code == 0, r.output
     entries = [line for line in r.output.splitlines() if re.match(r"\s+\d+\. \[", line)]
     assert len(entries) == 2  # the copy and waste.txt; the other copy is not a second entry
-    also = [line for line in r.output.splitlines() if "same text also in: " in line]
+    also = [line for line in r.output.splitlines() if "same passage also in: " in line]
     assert len(also) == 1 and also[0].endswith(".txt")
     data = json.loads(
         CliRunner().invoke(cli, [*args, "--json"], env=env, catch_exceptions=False).output

@@ -321,10 +321,10 @@ def test_evidence_pane_names_the_copies_of_a_cited_document(tmp_path: Path) -> N
         await pilot.press("enter")
         await pilot.pause()
         assert pane.is_open and pane.number == 1
-        assert "Same text also in: corpus/mandates (copy).pdf" in text_of(pane)
+        assert "Same passage also in: corpus/mandates (copy).pdf" in text_of(pane)
         await pilot.press("tab")  # the second citation's document has no copy
         await pilot.pause()
-        assert pane.number == 2 and "Same text also in" not in text_of(pane)
+        assert pane.number == 2 and "Same passage also in" not in text_of(pane)
 
     run(app, flow)
 

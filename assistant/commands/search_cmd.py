@@ -121,7 +121,7 @@ def _print_hits(hits: list[Any]) -> None:
         click.secho(f"{h.rank:>3}. [{h.score:.4f}] {h.title}", bold=True)
         click.echo(f"     id {h.doc_id} · {h.source}")
         if getattr(h, "copies", None):
-            click.echo(f"     same text also in: {', '.join(h.copies)}")
+            click.echo(f"     same passage also in: {', '.join(h.copies)}")
         bp = h.best_passage
         if bp:
             where = f"page {bp.page}, " if bp.page else ""

@@ -149,7 +149,7 @@ def hydrate(
 
     ``fetched`` is (documents by row, passages by id) already read with
     :func:`fetch_for_hits`, so that several lists (the two sides) cost one
-    pair of SQLite reads; without it they are read here.
+    SQLite read; without it they are read here.
     """
     docs, passages = fetched or fetch_for_hits(index, doc_rows, evidence, max_passages)
     method_scores = {

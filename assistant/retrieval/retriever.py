@@ -553,8 +553,8 @@ class Retriever:
 
         ``chosen`` maps a side to (pool document indices in rank order, fused
         score of each); ``copies`` a chosen index to the indices folded into
-        it. Both sides' documents and passages come from one pair of SQLite
-        reads.
+        it. Both sides' documents and passages come from one SQLite read
+        (:func:`~assistant.index.search.fetch_for_hits`).
         """
         copies = copies or {}
         evidence: dict[int, list[tuple[int, float]]] = {}

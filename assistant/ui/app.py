@@ -652,7 +652,7 @@ class SphereApp(App[None]):
 
 
 def copies_from_hits(result: TurnResult, ref: Reference) -> list[str]:
-    """Paths (or ids) of the documents with the same text as the cited one."""
+    """Ids of the documents folded into the cited one's hit (the same best passage)."""
     for hits in result.hits.values():
         for hit in hits:
             if hit.doc_id == ref.doc_id:

@@ -88,7 +88,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
         if ref.retrieval_score:
             where += f" · retrieval score {ref.retrieval_score:.2f}"
         if copies:
-            where += "\nSame text also in: " + ", ".join(copies)
+            where += "\nSame passage also in: " + ", ".join(copies)
         self.query_one(".evidence-where", Static).update(Content(where or ref.doc_id))
         check = Content.styled(verification_text(ref), "$success" if ref.verified else "$warning")
         self.query_one(".evidence-check", Static).update(check)
