@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -183,3 +184,32 @@ def test_bench_search_shape(tmp_path: Path) -> None:
     assert res["pap_plus_rescored_identical_pct"] == pytest.approx(
         100 * (4 - res["pap_plus_rescored_differs_from_exact"]) / 4
     )
+
+
+def test_summary_citations_by_hand_and_with_copies() -> None:
+    from assistant.eval.summary import score_summary
+    from assistant.models import ClaimSummary, Reference, Summary, SummaryPerspective
+
+    q = PerSphereQuery("t_1", "Title", ("for", "against"), (("p1",), ("p2",)), ("a", "b"), ("c",))
+    summary = Summary(
+        "Title",
+        [
+            ClaimSummary("for", "pro", [SummaryPerspective("p1", [Reference("a", quote="x")])]),
+            ClaimSummary("against", "con", [SummaryPerspective("p2", [Reference("z", quote="y")])]),
+        ],
+    )
+    corpus = {"a": "x here", "z": "y here", "c": "y here"}
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.eye(8, dtype=np.float32)[[len(t) % 8 for t in texts]]
+
+    mapping = {"pro": 0, "con": 1}
+    plain = score_summary(q, summary, mapping, {"a", "z"}, corpus, embed)
+    # cited pairs (a, 0) gold, (z, 1) not: recall 1 of 3 gold pairs, precision 1 of 2
+    assert (plain.gold_pairs, plain.gold_pairs_cited, plain.cited_pairs) == (3, 1, 2)
+    assert (plain.cited_gold_pairs, plain.gold_cited, plain.gold_cited_right) == (1, 1, 1)
+    # z's hit carries c (the same passage under the gold id): citing z cites c too
+    folded = score_summary(q, summary, mapping, {"a", "z"}, corpus, embed, {"z": ["c"]})
+    assert (folded.gold_pairs_cited, folded.cited_pairs, folded.cited_gold_pairs) == (2, 3, 2)
+    assert (folded.gold_cited, folded.gold_cited_right) == (2, 2)
+    assert folded.references == plain.references == 2

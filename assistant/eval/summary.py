@@ -29,7 +29,10 @@ Metrics (percent, micro-averaged over all questions):
 * ``side_accuracy`` — of the (document, side) citations whose document is gold
   for the question, the share under the claim the document is gold for;
 * ``citation_precision`` — cited (document, side) pairs that are gold pairs;
-* ``citation_recall`` — gold (document, side) pairs cited under that side;
+* ``citation_recall`` — gold (document, side) pairs cited under that side
+  (for these three figures a citation of a hit also cites the copies folded
+  into it: documents whose best passage is the cited one's, under other ids,
+  ``DocumentHit.copies``);
 * ``grounded_rate`` — references that pass an independent check done here, not
   the verifier's bookkeeping: the document was retrieved for the question, the
   quote is an exact substring of the document's text *as read from the corpus
@@ -142,8 +145,14 @@ def score_summary(
     retrieved: set[str],
     corpus: dict[str, str],
     embed: Callable[[list[str]], np.ndarray],
+    copies: dict[str, list[str]] | None = None,
 ) -> Counts:
-    """The counts of one question (see the module docstring for each figure)."""
+    """The counts of one question (see the module docstring for each figure).
+
+    ``copies`` maps a retrieved document to the documents folded into its hit
+    (the same best passage under other ids); a citation of it cites them too.
+    """
+    copies = copies or {}
     c = Counts(questions=1)
     gold_docs = (set(q.favor_ids), set(q.against_ids))
     gold_side_of = {d: 0 for d in q.favor_ids} | {d: 1 for d in q.against_ids}
@@ -155,7 +164,7 @@ def score_summary(
         for p in claim.perspectives:
             persp[g].append(p.text)
             for r in p.references:
-                cited.add((r.doc_id, g))
+                cited.update((d, g) for d in (r.doc_id, *copies.get(r.doc_id, [])))
                 refs.append((p.text, r.doc_id, r.quote))
     # perspective recall
     texts = [t for g in (0, 1) for t in q.perspectives[g]] + persp[0] + persp[1]
@@ -277,7 +286,8 @@ def run_summary_eval(
                     else align_claims(p.claims, q.claims, embed)
                 )
                 retrieved = {x.doc_id for s in SIDES for x in h.get(s, [])}
-                counts = score_summary(q, summary, mapping, retrieved, corpus_text, embed)
+                copies = {x.doc_id: x.copies for s in SIDES for x in h.get(s, []) if x.copies}
+                counts = score_summary(q, summary, mapping, retrieved, corpus_text, embed, copies)
                 counts.seconds = seconds
                 totals[m].add(counts)
                 per_task.setdefault(q.topic, {}).setdefault(m, Counts()).add(counts)
