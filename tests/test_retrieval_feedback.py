@@ -1,4 +1,4 @@
-"""Pool feedback: document-graph smoothing and RM3 term weights (hand-computed numbers)."""
+"""Pool feedback: graph smoothing, kNN regularization, RM3 term weights (hand-computed)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from assistant.index.lexical import BM25Index
-from assistant.retrieval.feedback import graph_smooth, rm3_weights
+from assistant.retrieval.feedback import graph_smooth, knn_regularize, rm3_weights
 
 
 def test_graph_smooth_hand_computed() -> None:
@@ -31,6 +31,42 @@ def test_graph_smooth_off() -> None:
     emb = np.eye(2)
     np.testing.assert_allclose(graph_smooth(s, emb, m=0, beta=1.0), s, atol=1e-7)
     np.testing.assert_allclose(graph_smooth(s, emb, m=2, beta=0.0), s, atol=1e-7)
+
+
+# cosines: 0-1 .8, 0-2 0, 0-3 .6, 1-2 .6, 1-3 .96, 2-3 .8
+KNN_EMB = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [0.6, 0.8]])
+
+
+def test_knn_regularize_hand_computed() -> None:
+    s = np.array([1.0, 0.8, 0.2, 0.4])
+    # nearest neighbour (k = 1): 0 → 1, 1 → 3, 2 → 3, 3 → 1
+    out = knn_regularize(s, KNN_EMB, k=1, delta=0.5, top=4)
+    np.testing.assert_allclose(out, [0.9, 0.6, 0.3, 0.6], atol=1e-6)
+    # k = 2: 0 → {1, 3}, 1 → {3, 0}, 2 → {3, 1}, 3 → {1, 2}
+    out = knn_regularize(s, KNN_EMB, k=2, delta=0.25, top=4)
+    want = 0.75 * s + 0.25 * np.array([0.6, 0.7, 0.6, 0.5])
+    np.testing.assert_allclose(out, want, atol=1e-6)
+
+
+def test_knn_regularize_ignores_copies_and_keeps_the_tail() -> None:
+    emb = np.vstack([KNN_EMB, 3.0 * KNN_EMB[1]])  # doc 4 is doc 1 again (not unit: normalised)
+    s = np.array([1.0, 0.8, 0.2, 0.4, 0.8])
+    out = knn_regularize(s, emb, k=1, delta=0.5, top=5)
+    # doc 1's nearest other text is doc 3 (not its copy 4); doc 0's is doc 1 or its copy (0.8)
+    assert out[1] == pytest.approx(0.6)
+    assert out[4] == pytest.approx(0.6)
+    assert out[0] == pytest.approx(0.9)
+    # only the top 2 (docs 0 and 1/4 tie -> 0, 1) are regularized; the rest keep their scores
+    out = knn_regularize(s, emb, k=1, delta=0.5, top=2)
+    np.testing.assert_allclose(out[[2, 3, 4]], s[[2, 3, 4]], atol=1e-7)
+    assert out[0] == pytest.approx(0.9) and out[1] == pytest.approx(0.9)
+
+
+def test_knn_regularize_off() -> None:
+    s = np.array([0.3, 0.9, 0.5])
+    emb = np.eye(3)
+    for k, delta, top in ((0, 0.5, 3), (1, 0.0, 3), (3, 0.5, 3), (1, 0.5, 1)):
+        np.testing.assert_allclose(knn_regularize(s, emb, k, delta, top), s, atol=1e-7)
 
 
 def test_rm3_weights_hand_computed() -> None:
