@@ -217,6 +217,19 @@ def test_pool_feedback_rm3_and_graph(index, embedder) -> None:  # type: ignore[n
     assert all("graph" in h.scores for hs in hits.values() for h in hs)
 
 
+def test_knn_regularization_reaches_the_ranking(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    off = Retriever(index, embedder, params=SphereParams(knn_weight=0.0)).retrieve(PLAN, k=3)
+    assert not any("knn" in h.scores for hs in off.values() for h in hs)
+    on = Retriever(index, embedder, params=SphereParams(knn_weight=0.5, knn_docs=1)).retrieve(
+        PLAN, k=3
+    )
+    assert all("knn" in h.scores for hs in on.values() for h in hs)
+    # the ranking score is the regularized one: (1 - δ)·topic + δ·(nearest neighbour's topic)
+    before = {h.doc_id: h.scores["topic"] for hs in off.values() for h in hs}
+    moved = [h for hs in on.values() for h in hs if h.doc_id in before]
+    assert moved and any(abs(h.scores["knn"] - before[h.doc_id]) > 1e-6 for h in moved)
+
+
 def test_rm3_channel_prefers_feedback_terms(index, embedder) -> None:  # type: ignore[no-untyped-def]
     r = Retriever(index, embedder, params=SphereParams(rm3_terms=5))
     pq = plan_queries(PLAN)

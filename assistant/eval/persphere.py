@@ -184,13 +184,20 @@ def cross_validate(
 
 
 def default_grid(base: Any) -> list[Any]:
-    """The ``sphere`` parameter grid searched by ``--cv`` (small on purpose): λ × γ × β × μ."""
+    """The ``sphere`` parameter grid searched by ``--cv`` (small on purpose): λ × γ × β × μ × δ."""
     grid = []
-    for lam, gamma, beta, mu in itertools.product(
-        (0.1, 0.15, 0.2), (0.0, 0.2), (0.0, 1.0, 2.0), (0.0, 0.3)
+    for lam, gamma, beta, mu, delta in itertools.product(
+        (0.1, 0.15, 0.2), (0.0, 0.2), (0.0, 1.0, 2.0), (0.0, 0.3), (0.0, 0.5)
     ):
         grid.append(
-            replace(base, lexical_weight=lam, side_weight=gamma, prf_weight=beta, rm3_weight=mu)
+            replace(
+                base,
+                lexical_weight=lam,
+                side_weight=gamma,
+                prf_weight=beta,
+                rm3_weight=mu,
+                knn_weight=delta,
+            )
         )
     return grid
 
@@ -301,6 +308,7 @@ _TUNED = (
     "prf_docs",
     "rm3_weight",
     "aspect_weight",
+    "knn_weight",
     "mmr",
 )
 

@@ -23,8 +23,11 @@ One call of :meth:`Retriever.retrieve` does, for one question:
    question's BM25 mixed with weight μ with the BM25 of the feedback passages'
    top terms, scored on the pool only; :mod:`~assistant.retrieval.feedback`) —
    mixed with aspect fusion across the plan's aspects (paper 003 §4.3.3, the
-   aggregator from settings) when η > 0, and optionally smoothed over the
-   document graph of the pool (β_g > 0; off by default, measured neutral).
+   aggregator from settings) when η > 0, optionally smoothed over the
+   document graph of the pool (β_g > 0; off by default, measured neutral), and
+   regularized over the k-nearest-neighbour graph of the top documents (δ > 0:
+   s'(d) = (1 − δ)·s(d) + δ · mean score of its k nearest neighbours; Diaz
+   2005 eq. 6, one step; :func:`~assistant.retrieval.feedback.knn_regularize`).
 5. **Sides**: the side channel of claim s is PAP+ with the root query as the
    perspective projected out (paper 000 §3.1, DESIGN §4): cos(c_s,r, d_r) keeps
    what tells the claim apart from the shared topic. A degenerate projection
@@ -32,8 +35,8 @@ One call of :meth:`Retriever.retrieve` does, for one question:
    (:class:`~assistant.retrieval.pap.Projection`).
 6. **Documents**: late fusion passages → documents (paper 003 eq. 1, mean of
    the top-K_R passages), the constraint hook (:func:`apply_constraints`), a
-   relevance floor (a document's topic score must reach ``min_relevance`` × the
-   best candidate's, so a side left short by filters is reported short, not
+   relevance floor (a document's own topic score, before kNN regularization,
+   must reach ``min_relevance`` × the best candidate's, so a side left short by filters is reported short, not
    padded with documents on another topic), side
    assignment (a document goes to the side whose claim channel it scores
    higher on — never to both), per-side ranking by
@@ -69,7 +72,7 @@ from assistant.index.search import fetch_for_hits, hydrate
 from assistant.index.store import Index
 from assistant.models import SIDES, Constraint, DocumentHit, Progress, QueryPlan, Side
 from assistant.retrieval.constraints import check_constraints
-from assistant.retrieval.feedback import graph_smooth, rm3_weights
+from assistant.retrieval.feedback import graph_smooth, knn_regularize, rm3_weights
 from assistant.retrieval.fusion import (
     SCORE_AGGREGATORS,
     aggregate_aspect_scores,
@@ -105,6 +108,9 @@ class SphereParams:
     claim_topic_weight: float = 0.0  # ω: the claims join the topic query (0 = sides only)
     graph_weight: float = 0.0  # β_g: document-graph smoothing from the top documents (0 = off)
     graph_docs: int = 10  # m_g: documents that propagate their score
+    knn_weight: float = 0.5  # δ: kNN score regularization of the top documents (0 = off)
+    knn_docs: int = 10  # k nearest neighbours whose mean score a document is pulled toward
+    knn_pool: int = 200  # the top documents the kNN graph is built on
     max_passages: int = 3  # evidence passages kept per document
     collapse_copies: bool = True  # a document whose best passage repeats a listed one's is
     # folded into that hit (DocumentHit.copies) instead of taking a place of its own
@@ -390,17 +396,18 @@ class Retriever:
         if mode == "sphere" and p.min_relevance > 0 and len(rows):
             # a floor relative to the best candidate: when filters (or a small index) leave
             # a side short, say so rather than pad it with documents on another topic
-            scale = doc_ch["topic"]
+            relevance = doc_ch.get("relevance", doc_ch["topic"])
+            scale = relevance
             asks_language = (
                 c.dimension == "language" and c.hard and not c.negated for c in plan.constraints
             )
             if any(asks_language):
                 # a monolingual embedder scores another language lower across the board:
                 # measure relevance against the best document in the asked-for language
-                scale = doc_ch["topic"][keep_mask] if keep_mask.any() else scale
+                scale = relevance[keep_mask] if keep_mask.any() else scale
             best = float(scale.max())
             if best > 0:
-                keep_mask &= doc_ch["topic"] >= p.min_relevance * best
+                keep_mask &= relevance >= p.min_relevance * best
         if checked.boost is not None:  # soft re-weighting + compliance (constraints module)
             doc_ch["constraints"] = np.zeros(len(rows), np.float32)
             doc_ch["constraints"][np.searchsorted(rows, checked.rows)] = checked.boost
@@ -450,7 +457,7 @@ class Retriever:
         ch: dict[str, np.ndarray],
         k_r: int,
     ) -> None:
-        """Feedback, aspect fusion and graph smoothing on the topic channel (module step 4)."""
+        """Feedback, aspect fusion, graph smoothing and kNN regularization of the topic (step 4)."""
         p = self.params
         if (
             p.prf_weight > 0
@@ -490,6 +497,15 @@ class Retriever:
             emb = pool.vectors[_best_passage_each(pool.doc_rows, ch["topic"])]
             doc_ch["topic"] = graph_smooth(doc_ch["topic"], emb, p.graph_docs, p.graph_weight)
             doc_ch["graph"] = doc_ch["topic"]
+        if p.knn_weight > 0 and p.knn_docs > 0 and pool.vectors is not None:
+            # the ranking borrows from neighbours; whether a document is on topic at all
+            # (the relevance floor, the side-balance set) stays its own score
+            doc_ch["relevance"] = doc_ch["topic"]
+            emb = pool.vectors[_best_passage_each(pool.doc_rows, ch["topic"])]
+            doc_ch["topic"] = knn_regularize(
+                doc_ch["topic"], emb, p.knn_docs, p.knn_weight, p.knn_pool
+            )
+            doc_ch["knn"] = doc_ch["topic"]
 
     def _rm3(self, pool: _Pool, feedback: np.ndarray, doc_scores: np.ndarray) -> np.ndarray:
         """RM3 lexical channel on the pool: Σ_w P(w|R)·bm25(w, c), scaled to max 1.
@@ -523,7 +539,8 @@ class Retriever:
         """0 = pro, 1 = con: the side whose claim the document fits better.
 
         "Better" is relative: the margin side:con − side:pro is centred on its
-        median over the 2k documents most relevant to the topic, because one
+        median over the 2k documents most relevant to the topic (by their own
+        score, before kNN regularization borrows from neighbours), because one
         claim is usually closer to the topic than the other and would otherwise
         take nearly every document (measured on PerSphere: the uncentred rule
         fills one side with the relevant documents and the other with weak ones).
@@ -535,7 +552,8 @@ class Retriever:
             return np.full(n, only, dtype=np.int64)
         margin = doc_ch["side:con"] - doc_ch["side:pro"]
         if self.params.balanced_sides and n:
-            top = np.argsort(-doc_ch["topic"], kind="stable")[: 2 * k]
+            relevance = doc_ch.get("relevance", doc_ch["topic"])  # before kNN regularization
+            top = np.argsort(-relevance, kind="stable")[: 2 * k]
             margin = margin - float(np.median(margin[top]))
         doc_ch["side_margin"] = margin
         return (margin > 0).astype(np.int64)
