@@ -36,8 +36,9 @@ One call of :meth:`Retriever.retrieve` does, for one question:
 6. **Documents**: late fusion passages → documents (paper 003 eq. 1, mean of
    the top-K_R passages), the constraint hook (:func:`apply_constraints`), a
    relevance floor (a document's own topic score, before kNN regularization,
-   must reach ``min_relevance`` × the best candidate's, so a side left short by filters is reported short, not
-   padded with documents on another topic), side
+   must reach ``min_relevance`` × the best candidate's, so a side left short
+   by filters is reported short, not padded with documents on another topic),
+   side
    assignment (a document goes to the side whose claim channel it scores
    higher on — never to both), per-side ranking by
    ``(1 − γ)·topic + γ·side``, copies folded into one hit (a document whose
