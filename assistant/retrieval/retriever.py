@@ -48,7 +48,9 @@ One call of :meth:`Retriever.retrieve` does, for one question:
 
 Each :class:`~assistant.models.DocumentHit` carries its best passages and a
 ``scores`` dict (``dense``, ``bm25``, ``topic``, ``side:pro``, ``side:con``,
-``aspect:<text>``, ``fused``) with the numbers behind its rank.
+``aspect:<text>``, ``fused``; in ``sphere`` mode also ``prf``, the topic after
+feedback, ``relevance``, the same before kNN regularization, and ``knn``, after
+it) with the numbers behind its rank.
 
 The plain modes rank with the question alone — ``dense`` (cosine), ``bm25``
 (normalised BM25), ``hybrid`` (RRF of the two document rankings) — then split
