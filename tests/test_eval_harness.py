@@ -117,6 +117,39 @@ def test_pir_lexical_row_mixes_bm25_at_the_retrievers_weight(tmp_path: Path) -> 
     )
 
 
+def test_pir_sphere_ranks_by_the_margin_over_the_roots_other_perspectives(tmp_path: Path) -> None:
+    # "apples health taste" fits each query best on its own; the margin over the other
+    # perspective sends each query to the document that fits it and not the other
+    fixture = {
+        "toy": {
+            "corpus": [
+                "apples health taste",
+                "apples health fibre vitamins",
+                "apples taste sweet crisp",
+                "pears",
+            ],
+            "queries": ["apples health", "apples taste"],
+            "source_queries": ["apples", "apples"],
+            "perspectives": ["health", "taste"],
+            "query_labels": ["a", "b"],
+            "key_ref": {"0": [1], "1": [2]},
+        }
+    }
+    (tmp_path / "pir.json").write_text(json.dumps(fixture))
+    tasks = pir.load_pir(tmp_path / "pir.json")
+    methods = ["cosine", "sphere_single", "sphere"]
+    toy = pir.run_pir(tasks, BagOfWordsEmbedder(), tmp_path, k=1, methods=methods)["tasks"]["toy"]
+    assert toy["cosine"]["p_recall@1"] == 0.0
+    assert toy["sphere_single"]["p_recall@1"] == 0.0
+    assert toy["sphere"]["p_recall@1"] == 100.0
+    # a root asked from one perspective only: sphere is the single policy
+    fixture["toy"]["source_queries"] = ["apples", "apples?"]
+    (tmp_path / "pir.json").write_text(json.dumps(fixture))
+    tasks = pir.load_pir(tmp_path / "pir.json")
+    alone = pir.run_pir(tasks, BagOfWordsEmbedder(), tmp_path, k=1, methods=methods)
+    assert alone["tasks"]["toy"]["sphere"] == alone["tasks"]["toy"]["sphere_single"]
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

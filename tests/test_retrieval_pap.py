@@ -143,3 +143,45 @@ def test_sphere_falls_back_when_the_perspective_is_the_query() -> None:
     assert not policy.use_perspective
     np.testing.assert_allclose(policy.scores(C), 2 * P.pap_scores(q, C.mean(axis=0), C), atol=1e-6)
     assert int(np.argmax(policy.scores(C))) == 0
+
+
+def test_perspective_margin_by_hand() -> None:
+    own = np.array([3.0, 1.0])
+    others = np.array([[1.0, 2.0], [2.0, 0.0]])
+    # own − the best other perspective, per document
+    assert P.perspective_margin(own, others).tolist() == [1.0, -1.0]
+    assert P.perspective_margin(own, np.zeros((0, 2))).tolist() == [0.0, 0.0]
+
+
+def test_plan_margins_by_hand() -> None:
+    # root r = e1; q0 adds e2, q1 adds e3, q2 adds both: with r projected out the side
+    # signals point along e2, e3 and (e2 + e3)/√2
+    r = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    q0, q1, q2 = unit([1, 1, 0]), unit([1, 0, 1]), unit([1, 1, 1])
+    C = np.stack([unit([1, 1, 1]), unit([1, 1, 0]), unit([1, 2, 1])])  # A, B, D
+    s5 = 1 / math.sqrt(5)
+    m = P.plan_margins(np.stack([q0, q1]), r, C)
+    # A fits both equally; B only q0; D = (2, 1) after projection: cos 2/√5 vs 1/√5
+    assert m[0].tolist() == pytest.approx([0.0, 1.0, s5], abs=1e-6)
+    assert m[1].tolist() == pytest.approx([0.0, -1.0, -s5], abs=1e-6)
+    m3 = P.plan_margins(np.stack([q0, q1, q2]), r, C)
+    h = 1 / math.sqrt(2)
+    # q0's margin is over the better of q1 and q2 (q2: 1 on A, 1/√2 on B, 3/√10 on D)
+    assert m3[0].tolist() == pytest.approx([h - 1.0, 1.0 - h, 2 * s5 - 3 / math.sqrt(10)], abs=1e-6)
+    assert P.plan_margins(q0[None, :], r, C).tolist() == [[0.0, 0.0, 0.0]]
+
+
+def test_sphere_plan_scores_adds_the_margin_to_each_policy() -> None:
+    rng = np.random.default_rng(3)
+    C = rng.normal(size=(40, 16)).astype(np.float32)
+    C /= np.linalg.norm(C, axis=1, keepdims=True)
+    r = unit(list(rng.normal(size=16)))
+    Q = np.stack([unit(list(r + rng.normal(size=16))) for _ in range(3)])
+    Pv = Q - r
+    single = np.stack([P.sphere_pap_scores(q, p, C, root=r) for q, p in zip(Q, Pv, strict=True)])
+    np.testing.assert_allclose(P.sphere_plan_scores(Q, Pv, C, r, margin_weight=0.0), single)
+    both = P.sphere_plan_scores(Q, Pv, C, r)
+    np.testing.assert_allclose(both, single + P.plan_margins(Q, r, C), atol=1e-6)
+    assert not np.allclose(both, single)
+    # one query has nothing to be told apart from: the policy alone
+    np.testing.assert_allclose(P.sphere_plan_scores(Q[:1], Pv[:1], C, r), single[:1])

@@ -230,6 +230,19 @@ def test_knn_regularization_reaches_the_ranking(index, embedder) -> None:  # typ
     assert moved and any(abs(h.scores["knn"] - before[h.doc_id]) > 1e-6 for h in moved)
 
 
+def test_margin_weight_adds_the_side_margin_to_the_ranking(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    w = 2.0
+    on = Retriever(index, embedder, params=SphereParams(margin_weight=w)).retrieve(PLAN, k=5)
+    hits = [h for hs in on.values() for h in hs]
+    assert hits
+    for h in hits:
+        # fused = topic + w · (own side − other side), the margin centred as for assignment
+        sign = 1.0 if h.side == "con" else -1.0
+        assert sign * h.scores["side_margin"] >= 0  # the margin put it on this side
+        want = h.scores["topic"] + w * sign * h.scores["side_margin"]
+        assert h.scores["fused"] == pytest.approx(want, abs=1e-5)
+
+
 def test_rm3_channel_prefers_feedback_terms(index, embedder) -> None:  # type: ignore[no-untyped-def]
     r = Retriever(index, embedder, params=SphereParams(rm3_terms=5))
     pq = plan_queries(PLAN)

@@ -25,12 +25,18 @@ How the file maps onto paper 000's eq. (1) and Table 4:
 Methods (all score every corpus entry with one embedder; cosine on unit vectors):
 ``cosine`` cos(q, c); ``pap`` cos(q_p, c) and ``pap_plus`` cos(q_p, c_p) with
 α = 1 applied literally (no guard: the paper's method); the Table 4 baselines
-``add`` … ``tri_sum`` (:mod:`assistant.retrieval.pap`); ``sphere`` the guarded
-policy :func:`assistant.retrieval.pap.sphere_pap_scores`; ``sphere_lexical``
-that policy (halved to the scale of one cosine) mixed with the query's BM25
-over the task corpus, normalised by its top score, at the retriever's own
-λ (``SphereParams.lexical_weight``, chosen on PerSphere, not on PIR) — the
-dense + lexical mix the ``sphere`` retriever runs.
+``add`` … ``tri_sum`` (:mod:`assistant.retrieval.pap`); ``sphere_single`` the
+guarded policy of one (query, perspective) alone,
+:func:`assistant.retrieval.pap.sphere_pap_scores`; ``sphere`` the policy for the
+whole question (:func:`assistant.retrieval.pap.sphere_plan_scores`): a query's
+single policy plus its margin over the other queries that share its root query
+— the question's other perspectives, as a plan gives the retriever both sides —
+so a document counts for the perspective it fits better than the others (each
+query sees the other queries' *texts*, never their gold); ``sphere_lexical``
+that ``sphere`` policy (divided by 3, the scale of one cosine) mixed with the
+query's BM25 over the task corpus, normalised by its top score, at the
+retriever's own λ (``SphereParams.lexical_weight``, chosen on PerSphere, not on
+PIR) — the dense + lexical mix the ``sphere`` retriever runs.
 
 Output (``--json``), values in percent::
 
@@ -60,31 +66,48 @@ from assistant.retrieval.retriever import SphereParams
 
 TASK_FIELDS = ("corpus", "queries", "source_queries", "perspectives", "query_labels", "key_ref")
 
-# name -> scorer(q, r, p, C, lex) -> (n,) scores; ``lex`` is the query's BM25 over
-# the corpus scaled to max 1 (only the lexical methods read it)
-Scorer = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+# name -> scorer(q, r, p, C, lex, others) -> (n,) scores; ``lex`` is the query's BM25 over
+# the corpus scaled to max 1 (only the lexical methods read it), ``others`` the (m, d)
+# vectors of the other queries that share q's root query (only the plan methods read it)
+Scorer = Callable[
+    [np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray
+]
 
 LEXICAL_WEIGHT = SphereParams().lexical_weight
 
 
-def _sphere_lexical(
-    q: np.ndarray, r: np.ndarray, p: np.ndarray, C: np.ndarray, lex: np.ndarray
+def _sphere(
+    q: np.ndarray, r: np.ndarray, p: np.ndarray, C: np.ndarray, lex: np.ndarray, others: np.ndarray
 ) -> np.ndarray:
-    dense = P.sphere_pap_scores(q, p, C, root=r) / 2.0  # topic + PAP+: two cosines
+    """The plan policy for q: :func:`~assistant.retrieval.pap.sphere_plan_scores`'s row.
+
+    The policy of q alone plus its margin over the queries that share its root.
+    """
+    base = P.sphere_pap_scores(q, p, C, root=r)
+    if not len(others):
+        return base
+    return base + P.MARGIN_WEIGHT * P.plan_margins(np.vstack([q, others]), r, C)[0]
+
+
+def _sphere_lexical(
+    q: np.ndarray, r: np.ndarray, p: np.ndarray, C: np.ndarray, lex: np.ndarray, others: np.ndarray
+) -> np.ndarray:
+    dense = _sphere(q, r, p, C, lex, others) / 3.0  # topic + PAP+ + margin: three cosines
     return (1.0 - LEXICAL_WEIGHT) * dense + LEXICAL_WEIGHT * lex
 
 
 METHODS: dict[str, Scorer] = {
-    "cosine": lambda q, r, p, C, lex: P.cosine_scores(q, C),
-    "pap": lambda q, r, p, C, lex: P.pap_scores(q, p, C, 1.0, on_degenerate="ignore"),
-    "pap_plus": lambda q, r, p, C, lex: P.pap_plus_scores(q, p, C, 1.0, on_degenerate="ignore"),
-    "add": lambda q, r, p, C, lex: P.add_scores(r, p, C),
-    "concat": lambda q, r, p, C, lex: P.concat_scores(r, p, C),
-    "cast": lambda q, r, p, C, lex: P.cast_scores(q, p, C),
-    "cast_plus": lambda q, r, p, C, lex: P.cast_plus_scores(q, p, C),
-    "dual_sum": lambda q, r, p, C, lex: P.dual_sum_scores(r, p, C),
-    "tri_sum": lambda q, r, p, C, lex: P.tri_sum_scores(q, r, p, C),
-    "sphere": lambda q, r, p, C, lex: P.sphere_pap_scores(q, p, C, root=r),
+    "cosine": lambda q, r, p, C, lex, o: P.cosine_scores(q, C),
+    "pap": lambda q, r, p, C, lex, o: P.pap_scores(q, p, C, 1.0, on_degenerate="ignore"),
+    "pap_plus": lambda q, r, p, C, lex, o: P.pap_plus_scores(q, p, C, 1.0, on_degenerate="ignore"),
+    "add": lambda q, r, p, C, lex, o: P.add_scores(r, p, C),
+    "concat": lambda q, r, p, C, lex, o: P.concat_scores(r, p, C),
+    "cast": lambda q, r, p, C, lex, o: P.cast_scores(q, p, C),
+    "cast_plus": lambda q, r, p, C, lex, o: P.cast_plus_scores(q, p, C),
+    "dual_sum": lambda q, r, p, C, lex, o: P.dual_sum_scores(r, p, C),
+    "tri_sum": lambda q, r, p, C, lex, o: P.tri_sum_scores(q, r, p, C),
+    "sphere_single": lambda q, r, p, C, lex, o: P.sphere_pap_scores(q, p, C, root=r),
+    "sphere": _sphere,
     "sphere_lexical": _sphere_lexical,
 }
 LEXICAL_METHODS = frozenset({"sphere_lexical"})
@@ -163,14 +186,19 @@ def evaluate_task(
     ``perspectives`` (row i = query i).
     """
     C = vectors["corpus"]
+    Q = vectors["queries"]
     lexical = _lexical_scores(task) if LEXICAL_METHODS & set(methods) else None
+    siblings: dict[str, list[int]] = {}
+    for i, root in enumerate(task.roots):
+        siblings.setdefault(root, []).append(i)
     out = {}
     for name, scorer in methods.items():
         rankings = []
         for i in range(len(task.queries)):
             lex = lexical[i] if lexical is not None else np.zeros(len(C), np.float32)
-            q, r, p = vectors["queries"][i], vectors["roots"][i], vectors["perspectives"][i]
-            s = scorer(q, r, p, C, lex)
+            q, r, p = Q[i], vectors["roots"][i], vectors["perspectives"][i]
+            others = Q[[j for j in siblings[task.roots[i]] if j != i]]
+            s = scorer(q, r, p, C, lex, others)
             s = np.nan_to_num(np.asarray(s, dtype=np.float64), nan=-np.inf)
             rankings.append(np.argsort(-s, kind="stable")[:k].tolist())
         out[name] = p_recall_at_k(rankings, task.gold, task.roots, k)

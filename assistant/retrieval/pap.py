@@ -371,3 +371,87 @@ def sphere_pap_scores(
     C = _as_matrix(C)
     mu = C.mean(axis=0) if corpus_mean is None else corpus_mean
     return SpherePAP.of(q, p, mu, root, alpha).scores(C)
+
+
+# --- the question's other perspectives: the margin --------------------------------------
+#
+# A question is asked from several perspectives at once (a plan's perspectives; PIR's
+# queries that share one root query). Evidence for one perspective should fit it
+# *better than the others*: the multiclass margin s_y(c) − max_{j≠y} s_j(c) of
+# Crammer & Singer (2001), with documents in place of examples. Not from the five
+# papers: Sphere's own step, chosen as below. Measured on
+# the PIR demo set (p-Recall@5, percent; perspectrum / agnews / story / ambigqa /
+# allsides / exfever | average), the side signal s_j = PAP+(q_j, r), weight w:
+#
+#   sphere, one perspective at a time        59.3 57.5 56.2 64.1 27.6 88.9 | 58.94
+#   + margin, w = 1 (unit weight, shipped)   57.6 77.5 55.0 63.5 27.6 88.9 | 61.69
+#   + margin, w = 0.5 / 0.75 / 1.5 / 2 / 3   61.48 / 61.54 / 61.41 / 60.84 / 59.40
+#   same with plain cosines as s_j, w = 1     57.6 75.0 55.0 66.9 28.8 88.9 | 62.03
+#   mean instead of max over the others, w=1  57.6 77.5 55.0 60.2 25.2 88.9 | 60.74
+#   hard: rank the documents s_i wins first   50.5 58.8 33.8 35.6 20.0 35.8 | 39.06
+#   w chosen leave-one-task-out (w grid)      57.6 75.0 55.0 60.4 25.2 88.9 | 60.36
+#
+# In the retriever the same margin (two sides: own − other) decides a document's side;
+# as a ranking term it costs PerSphere recall (``SphereParams.margin_weight``,
+# docs/RETRIEVAL.md), because MiniLM hardly tells a pro from a con paragraph on one
+# topic, where PIR's perspectives differ in content (another article, another reading
+# of an ambiguous question).
+
+
+def perspective_margin(own: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """m(c) = s_own(c) − max_j s_j(c): how much better c fits this perspective.
+
+    ``own`` is (n,), ``others`` (m, n) — the same score of the question's other
+    perspectives. With no others the margin is 0 (nothing to tell apart).
+    The multiclass margin of Crammer & Singer 2001.
+    """
+    own = np.asarray(own, dtype=np.float32)
+    others = np.asarray(others, dtype=np.float32)
+    if others.ndim != 2 or others.shape[0] == 0:
+        return np.zeros_like(own)
+    return (own - others.max(axis=0)).astype(np.float32)
+
+
+#: weight of the margin in :func:`sphere_plan_scores` (unit, like the policy's other terms)
+MARGIN_WEIGHT = 1.0
+
+
+def plan_margins(Q: np.ndarray, root: np.ndarray, C: np.ndarray, alpha: float = 1.0) -> np.ndarray:
+    """(m, n): :func:`perspective_margin` of each of a question's m queries, on every row of C.
+
+    The side signal is s_i(c) = PAP+(q_i, r)(c): query i with the root query
+    ``root`` projected out of it and of c, guarded (a query equal to the root
+    falls back to cosine) — the retriever's side channel. One query alone
+    has margin 0.
+    """
+    Q = _as_matrix(Q)
+    side = np.stack([pap_plus_scores(q, root, C, alpha) for q in Q])
+    return np.stack(
+        [perspective_margin(side[i], np.delete(side, i, axis=0)) for i in range(len(Q))]
+    )
+
+
+def sphere_plan_scores(
+    Q: np.ndarray,
+    P: np.ndarray,
+    C: np.ndarray,
+    root: np.ndarray,
+    corpus_mean: np.ndarray | None = None,
+    alpha: float = 1.0,
+    margin_weight: float = MARGIN_WEIGHT,
+) -> np.ndarray:
+    """The ``sphere`` policy for every perspective of one question: (m, n) scores.
+
+    Row i is :func:`sphere_pap_scores` of query ``Q[i]`` (perspective ``P[i]``)
+    plus ``margin_weight`` × its row of :func:`plan_margins`.
+    """
+    Q = _as_matrix(Q)
+    P = _as_matrix(P)
+    C = _as_matrix(C)
+    mu = C.mean(axis=0) if corpus_mean is None else corpus_mean
+    base = np.stack(
+        [SpherePAP.of(q, p, mu, root, alpha).scores(C) for q, p in zip(Q, P, strict=True)]
+    )
+    if len(Q) < 2 or margin_weight == 0:
+        return base
+    return (base + margin_weight * plan_margins(Q, root, C, alpha)).astype(np.float32)

@@ -41,7 +41,9 @@ One call of :meth:`Retriever.retrieve` does, for one question:
    side
    assignment (a document goes to the side whose claim channel it scores
    higher on — never to both), per-side ranking by
-   ``(1 − γ)·topic + γ·side``, copies folded into one hit (a document whose
+   ``(1 − γ)·topic + γ·side + w_m·margin`` (the centred margin toward the
+   document's own side; w_m = 0 by default, measured to cost PerSphere
+   recall — docs/RETRIEVAL.md), copies folded into one hit (a document whose
    best passage has the same vector and the same score as a higher one's —
    a file saved twice, a record repeated — is listed under that hit's
    ``copies``), optional MMR diversity, the cut at k.
@@ -114,6 +116,7 @@ class SphereParams:
     knn_weight: float = 0.5  # δ: kNN score regularization of the top documents (0 = off)
     knn_docs: int = 10  # k nearest neighbours whose mean score a document is pulled toward
     knn_pool: int = 200  # the top documents the kNN graph is built on
+    margin_weight: float = 0.0  # w_m: the side margin (own − other side) in the ranking
     max_passages: int = 3  # evidence passages kept per document
     collapse_copies: bool = True  # a document whose best passage repeats a listed one's is
     # folded into that hit (DocumentHit.copies) instead of taking a place of its own
@@ -429,6 +432,9 @@ class Retriever:
             score = doc_ch["topic"][mine].copy()
             if mode == "sphere" and f"side:{side}" in doc_ch and pq.two_sided:
                 score = (1.0 - p.side_weight) * score + p.side_weight * doc_ch[f"side:{side}"][mine]
+                if p.margin_weight > 0 and "side_margin" in doc_ch:
+                    sign = 1.0 if side == "con" else -1.0
+                    score = score + p.margin_weight * sign * doc_ch["side_margin"][mine]
             if "constraints" in doc_ch:
                 score = score + doc_ch["constraints"][mine]
             order = mine[np.lexsort((rows[mine], -score))]
