@@ -169,6 +169,10 @@ def test_plan_margins_by_hand() -> None:
     # q0's margin is over the better of q1 and q2 (q2: 1 on A, 1/√2 on B, 3/√10 on D)
     assert m3[0].tolist() == pytest.approx([h - 1.0, 1.0 - h, 2 * s5 - 3 / math.sqrt(10)], abs=1e-6)
     assert P.plan_margins(q0[None, :], r, C).tolist() == [[0.0, 0.0, 0.0]]
+    # the same perspective asked twice is not its own competitor
+    twice = P.plan_margins(np.stack([q0, q1, q0]), r, C)
+    np.testing.assert_allclose(twice, np.stack([m[0], m[1], m[0]]), atol=1e-6)
+    assert P.plan_margins(np.stack([q0, q0]), r, C).tolist() == [[0.0] * 3, [0.0] * 3]
 
 
 def test_sphere_plan_scores_adds_the_margin_to_each_policy() -> None:
