@@ -150,6 +150,29 @@ def test_pir_sphere_ranks_by_the_margin_over_the_roots_other_perspectives(tmp_pa
     assert alone["tasks"]["toy"]["sphere"] == alone["tasks"]["toy"]["sphere_single"]
 
 
+def test_leave_one_task_out_by_hand() -> None:
+    # three tasks, grid points 0..2; each task is scored with the point best on the others
+    scores = {"a": [0.1, 0.9, 0.5], "b": [0.2, 0.3, 0.8], "c": [0.9, 0.1, 0.1]}
+    held, chosen = pir.leave_one_task_out(scores)
+    # a: b + c means are 0.55, 0.2, 0.45 → point 0; b: a + c → 0.5, 0.5, 0.3 → tie, first (0)
+    # c: a + b → 0.15, 0.6, 0.65 → point 2
+    assert chosen == {"a": 0, "b": 0, "c": 2}
+    assert held == {"a": 0.1, "b": 0.2, "c": 0.1}
+
+
+def test_pir_loto_row_and_choices(tmp_path: Path) -> None:
+    fixture = {"one": PIR_FIXTURE["toy"], "two": PIR_FIXTURE["toy"]}
+    (tmp_path / "pir.json").write_text(json.dumps(fixture))
+    tasks = pir.load_pir(tmp_path / "pir.json")
+    report = pir.run_pir(tasks, BagOfWordsEmbedder(), tmp_path, k=1, methods=["sphere"], loto=True)
+    assert set(report["methods"]) == {"sphere", "sphere_loto"}
+    assert report["loto"]["grid"] == list(pir.MARGIN_GRID)
+    assert set(report["loto"]["chosen"]) == {"one", "two"}
+    assert all(w in pir.MARGIN_GRID for w in report["loto"]["chosen"].values())
+    assert set(report["tasks"]["one"]) == {"sphere", "sphere_loto"}
+    assert "sphere_loto" in pir.format_table(report)
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

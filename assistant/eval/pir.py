@@ -44,6 +44,9 @@ Output (``--json``), values in percent::
      "tasks": {TASK: {M: {"p_recall@5": v}}}}
 
 ``methods`` holds the macro average over the tasks (as Table 4's "Avg.").
+With ``--loto`` there is also ``sphere_loto`` (``sphere`` with its margin
+weight chosen on the other five tasks from :data:`MARGIN_GRID`, the held-out
+figure) and ``"loto": {"grid": [...], "chosen": {TASK: weight}}``.
 """
 
 from __future__ import annotations
@@ -76,17 +79,31 @@ Scorer = Callable[
 LEXICAL_WEIGHT = SphereParams().lexical_weight
 
 
-def _sphere(
-    q: np.ndarray, r: np.ndarray, p: np.ndarray, C: np.ndarray, lex: np.ndarray, others: np.ndarray
-) -> np.ndarray:
-    """The plan policy for q: :func:`~assistant.retrieval.pap.sphere_plan_scores`'s row.
+def _sphere_at(weight: float) -> Scorer:
+    """The plan policy for q at margin weight ``weight`` (``sphere`` uses the unit weight)."""
 
-    The policy of q alone plus its margin over the queries that share its root.
-    """
-    base = P.sphere_pap_scores(q, p, C, root=r)
-    if not len(others):
-        return base
-    return base + P.MARGIN_WEIGHT * P.plan_margins(np.vstack([q, others]), r, C)[0]
+    def score(
+        q: np.ndarray,
+        r: np.ndarray,
+        p: np.ndarray,
+        C: np.ndarray,
+        lex: np.ndarray,
+        others: np.ndarray,
+    ) -> np.ndarray:
+        # :func:`~assistant.retrieval.pap.sphere_plan_scores`'s row for q: the policy of q
+        # alone plus its margin over the queries that share its root
+        base = P.sphere_pap_scores(q, p, C, root=r)
+        if not len(others) or weight == 0:
+            return base
+        return base + weight * P.plan_margins(np.vstack([q, others]), r, C)[0]
+
+    return score
+
+
+_sphere = _sphere_at(P.MARGIN_WEIGHT)
+
+#: margin weights searched by ``--loto`` (the shipped weight is 1)
+MARGIN_GRID: tuple[float, ...] = (0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 
 
 def _sphere_lexical(
@@ -233,24 +250,68 @@ def embed_task(task: PIRTask, embedder: Any, cache_dir: Path) -> dict[str, np.nd
     }
 
 
+def leave_one_task_out(
+    grid_scores: dict[str, list[float]],
+) -> tuple[dict[str, float], dict[str, int]]:
+    """Held-out scores: for each task, the grid point best on the *other* tasks.
+
+    ``grid_scores[task][g]`` is the score of grid point g on that task. The
+    best point maximises the mean over the other tasks; ties go to the earlier
+    point. Returns (held-out score per task, chosen grid index per task).
+    """
+    held: dict[str, float] = {}
+    chosen: dict[str, int] = {}
+    names = list(grid_scores)
+    n_points = len(next(iter(grid_scores.values()))) if grid_scores else 0
+    for t in names:
+        rest = [u for u in names if u != t]
+        means = [
+            float(np.mean([grid_scores[u][g] for u in rest])) if rest else 0.0
+            for g in range(n_points)
+        ]
+        best = int(np.argmax(means))  # the first of equal means
+        held[t], chosen[t] = grid_scores[t][best], best
+    return held, chosen
+
+
 def run_pir(
     tasks: list[PIRTask],
     embedder: Any,
     cache_dir: Path,
     k: int = 5,
     methods: list[str] | None = None,
+    loto: bool = False,
 ) -> dict[str, Any]:
-    """The full report: per task and macro-averaged p-Recall@k in percent."""
+    """The full report: per task and macro-averaged p-Recall@k in percent.
+
+    With ``loto``, also ``sphere_loto``: the ``sphere`` policy with its margin
+    weight chosen on the other five tasks (:data:`MARGIN_GRID`), and
+    ``report["loto"]`` with the weight chosen for each held-out task.
+    """
     chosen = {m: METHODS[m] for m in (methods or list(METHODS))}
+    grid = {f"_w{w}": _sphere_at(w) for w in MARGIN_GRID} if loto else {}
     key = f"p_recall@{k}"
     per_task: dict[str, dict[str, dict[str, float]]] = {}
+    grid_scores: dict[str, list[float]] = {}
     for task in tasks:
-        res = evaluate_task(task, embed_task(task, embedder, cache_dir), chosen, k)
-        per_task[task.name] = {m: {key: round(100 * v, 2)} for m, v in res.items()}
+        res = evaluate_task(task, embed_task(task, embedder, cache_dir), {**chosen, **grid}, k)
+        per_task[task.name] = {m: {key: round(100 * res[m], 2)} for m in chosen}
+        grid_scores[task.name] = [res[g] for g in grid]
+    names = list(chosen)
+    extra: dict[str, Any] = {}
+    if loto:
+        held, pick = leave_one_task_out(grid_scores)
+        for t, v in held.items():
+            per_task[t]["sphere_loto"] = {key: round(100 * v, 2)}
+        names.append("sphere_loto")
+        extra["loto"] = {
+            "grid": list(MARGIN_GRID),
+            "chosen": {t: MARGIN_GRID[g] for t, g in pick.items()},
+        }
     avg = {
-        m: {key: round(float(np.mean([per_task[t][m][key] for t in per_task])), 2)} for m in chosen
+        m: {key: round(float(np.mean([per_task[t][m][key] for t in per_task])), 2)} for m in names
     }
-    return {"benchmark": "pir", "methods": avg, "tasks": per_task}
+    return {"benchmark": "pir", "methods": avg, "tasks": per_task, **extra}
 
 
 def format_table(report: dict[str, Any]) -> str:
@@ -282,14 +343,21 @@ def format_table(report: dict[str, Any]) -> str:
     type=click.Choice(list(METHODS)),
     help="only these methods (repeatable; default: all)",
 )
+@click.option(
+    "--loto",
+    is_flag=True,
+    help="also sphere_loto: the margin weight chosen on the other tasks (leave-one-task-out)",
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 @pass_ctx
-def pir_command(ctx: Context, data: str, k: int, methods: tuple[str, ...], as_json: bool) -> None:
+def pir_command(
+    ctx: Context, data: str, k: int, methods: tuple[str, ...], loto: bool, as_json: bool
+) -> None:
     """p-Recall@k on the PIR demo set (paper 000) for cosine, PAP, baselines and sphere."""
     tasks = load_pir(data)
     from assistant.embed import embedder_from_settings
 
     s = ctx.settings.resolved()
     embedder = embedder_from_settings(s)
-    report = run_pir(tasks, embedder, s.cache_dir, k, list(methods) or None)
+    report = run_pir(tasks, embedder, s.cache_dir, k, list(methods) or None, loto)
     click.echo(json.dumps(report) if as_json else format_table(report))

@@ -392,7 +392,7 @@ def sphere_pap_scores(
 #   plain cosines as s_j, w = 1               57.6 75.0 55.0 66.9 28.8 88.9 | 62.03
 #   mean instead of max over the others, w=1  57.6 77.5 55.0 60.2 25.2 88.9 | 60.74
 #   hard: rank the documents s_i wins first   50.5 58.8 33.8 35.6 20.0 35.8 | 39.06
-#   w chosen leave-one-task-out (distinct)    58.3 75.0 55.0 60.4 22.9 88.9 | 60.08
+#   w chosen leave-one-task-out (--loto)      58.3 75.0 55.0 60.4 22.9 88.9 | 60.07
 #
 # w = 1 is the unit weight of the policy's other two terms, not a tuned value; chosen
 # on the other five tasks, w is 1 for perspectrum, story and exfever, 1.5 for ambigqa
