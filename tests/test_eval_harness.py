@@ -278,3 +278,14 @@ def test_cli_reports_missing_data_as_data_error(tmp_path: Path, sub: str) -> Non
     )
     assert isinstance(result.exception, DataError)
     assert "not found" in str(result.exception)
+
+
+def test_pir_loto_needs_two_tasks(tmp_path: Path) -> None:
+    (tmp_path / "pir.json").write_text(json.dumps(PIR_FIXTURE))
+    result = CliRunner().invoke(
+        eval_group,
+        ["pir", "--data", str(tmp_path / "pir.json"), "--loto", "--json"],
+        obj=Context(None),
+    )
+    assert result.exit_code == 2
+    assert "needs two or more" in result.output

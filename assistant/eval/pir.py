@@ -355,6 +355,8 @@ def pir_command(
 ) -> None:
     """p-Recall@k on the PIR demo set (paper 000) for cosine, PAP, baselines and sphere."""
     tasks = load_pir(data)
+    if loto and len(tasks) < 2:
+        raise click.UsageError("--loto chooses on the other tasks: the file needs two or more")
     from assistant.embed import embedder_from_settings
 
     s = ctx.settings.resolved()
