@@ -502,19 +502,21 @@ class Retriever:
             agg = _aggregate(per, self.settings.aspect_aggregator)
             doc_ch["aspects"] = agg
             doc_ch["topic"] = (1.0 - p.aspect_weight) * doc_ch["topic"] + p.aspect_weight * agg
-        if p.graph_weight > 0 and p.graph_docs > 0 and pool.vectors is not None:
+        smooth = p.graph_weight > 0 and p.graph_docs > 0
+        regularize = p.knn_weight > 0 and p.knn_docs > 0
+        if (smooth or regularize) and pool.vectors is not None:
             emb = pool.vectors[_best_passage_each(pool.doc_rows, ch["topic"])]
-            doc_ch["topic"] = graph_smooth(doc_ch["topic"], emb, p.graph_docs, p.graph_weight)
-            doc_ch["graph"] = doc_ch["topic"]
-        if p.knn_weight > 0 and p.knn_docs > 0 and pool.vectors is not None:
-            # the ranking borrows from neighbours; whether a document is on topic at all
-            # (the relevance floor, the side-balance set) stays its own score
-            doc_ch["relevance"] = doc_ch["topic"]
-            emb = pool.vectors[_best_passage_each(pool.doc_rows, ch["topic"])]
-            doc_ch["topic"] = knn_regularize(
-                doc_ch["topic"], emb, p.knn_docs, p.knn_weight, p.knn_pool
-            )
-            doc_ch["knn"] = doc_ch["topic"]
+            if smooth:
+                doc_ch["topic"] = graph_smooth(doc_ch["topic"], emb, p.graph_docs, p.graph_weight)
+                doc_ch["graph"] = doc_ch["topic"]
+            if regularize:
+                # the ranking borrows from neighbours; whether a document is on topic at all
+                # (the relevance floor, the side-balance set) stays its own score
+                doc_ch["relevance"] = doc_ch["topic"]
+                doc_ch["topic"] = knn_regularize(
+                    doc_ch["topic"], emb, p.knn_docs, p.knn_weight, p.knn_pool
+                )
+                doc_ch["knn"] = doc_ch["topic"]
 
     def _rm3(self, pool: _Pool, feedback: np.ndarray, doc_scores: np.ndarray) -> np.ndarray:
         """RM3 lexical channel on the pool: Σ_w P(w|R)·bm25(w, c), scaled to max 1.
