@@ -18,6 +18,7 @@ from assistant.commands.eval_cmd import eval_group
 from assistant.errors import DataError
 from assistant.eval import mpr, pir
 from assistant.eval.cache import cache_path, embed_cached
+from assistant.retrieval import pap as P
 
 
 class BagOfWordsEmbedder:
@@ -148,6 +149,35 @@ def test_pir_sphere_ranks_by_the_margin_over_the_roots_other_perspectives(tmp_pa
     tasks = pir.load_pir(tmp_path / "pir.json")
     alone = pir.run_pir(tasks, BagOfWordsEmbedder(), tmp_path, k=1, methods=methods)
     assert alone["tasks"]["toy"]["sphere"] == alone["tasks"]["toy"]["sphere_single"]
+
+
+def test_pir_sphere_adds_the_margin_to_each_policy() -> None:
+    rng = np.random.default_rng(3)
+    C = rng.normal(size=(40, 16)).astype(np.float32)
+    C /= np.linalg.norm(C, axis=1, keepdims=True)
+    r = rng.normal(size=16).astype(np.float32)
+    r /= np.linalg.norm(r)
+    Q = np.stack([r + rng.normal(size=16).astype(np.float32) for _ in range(4)])
+    Q /= np.linalg.norm(Q, axis=1, keepdims=True)
+    Pv = Q - r
+    # queries 0-2 share a root; query 3 is asked from one perspective only
+    task = pir.PIRTask(
+        "t", ["x"] * 40, ["q"] * 4, ["a", "a", "a", "b"], ["p"] * 4, [""] * 4, [[0]] * 4
+    )
+    vectors = {"corpus": C, "queries": Q, "roots": np.stack([r] * 4), "perspectives": Pv}
+    margins = pir.plan_margins_of(task, vectors)
+    np.testing.assert_allclose(margins[:3], P.plan_margins(Q[:3], r, C))
+    single = np.stack([P.sphere_pap_scores(q, p, C, root=r) for q, p in zip(Q, Pv, strict=True)])
+    none = np.zeros(0)
+    for i in range(4):
+        args = (Q[i], r, Pv[i], C, none, margins[i])
+        np.testing.assert_allclose(pir._sphere_at(0.0)(*args), single[i])
+        np.testing.assert_allclose(pir.METHODS["sphere"](*args), single[i] + margins[i], atol=1e-6)
+    assert not np.allclose(margins[:3], 0.0)
+    # one query has nothing to be told apart from: the policy alone
+    np.testing.assert_allclose(
+        pir.METHODS["sphere"](Q[3], r, Pv[3], C, none, margins[3]), single[3]
+    )
 
 
 def test_leave_one_task_out_by_hand() -> None:

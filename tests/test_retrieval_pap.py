@@ -173,19 +173,3 @@ def test_plan_margins_by_hand() -> None:
     twice = P.plan_margins(np.stack([q0, q1, q0]), r, C)
     np.testing.assert_allclose(twice, np.stack([m[0], m[1], m[0]]), atol=1e-6)
     assert P.plan_margins(np.stack([q0, q0]), r, C).tolist() == [[0.0] * 3, [0.0] * 3]
-
-
-def test_sphere_plan_scores_adds_the_margin_to_each_policy() -> None:
-    rng = np.random.default_rng(3)
-    C = rng.normal(size=(40, 16)).astype(np.float32)
-    C /= np.linalg.norm(C, axis=1, keepdims=True)
-    r = unit(list(rng.normal(size=16)))
-    Q = np.stack([unit(list(r + rng.normal(size=16))) for _ in range(3)])
-    Pv = Q - r
-    single = np.stack([P.sphere_pap_scores(q, p, C, root=r) for q, p in zip(Q, Pv, strict=True)])
-    np.testing.assert_allclose(P.sphere_plan_scores(Q, Pv, C, r, margin_weight=0.0), single)
-    both = P.sphere_plan_scores(Q, Pv, C, r)
-    np.testing.assert_allclose(both, single + P.plan_margins(Q, r, C), atol=1e-6)
-    assert not np.allclose(both, single)
-    # one query has nothing to be told apart from: the policy alone
-    np.testing.assert_allclose(P.sphere_plan_scores(Q[:1], Pv[:1], C, r), single[:1])

@@ -28,8 +28,9 @@ Methods (all score every corpus entry with one embedder; cosine on unit vectors)
 ``add`` … ``tri_sum`` (:mod:`assistant.retrieval.pap`); ``sphere_single`` the
 guarded policy of one (query, perspective) alone,
 :func:`assistant.retrieval.pap.sphere_pap_scores`; ``sphere`` the policy for the
-whole question (:func:`assistant.retrieval.pap.sphere_plan_scores`): a query's
-single policy plus its margin over the other queries that share its root query
+whole question: a query's single policy plus
+:data:`~assistant.retrieval.pap.MARGIN_WEIGHT` × its margin
+(:func:`assistant.retrieval.pap.plan_margins`) over the other queries that share its root query
 — the question's other perspectives, as a plan gives the retriever both sides —
 so a document counts for the perspective it fits better than the others (each
 query sees the other queries' *texts*, never their gold); ``sphere_lexical``
@@ -69,9 +70,10 @@ from assistant.retrieval.retriever import SphereParams
 
 TASK_FIELDS = ("corpus", "queries", "source_queries", "perspectives", "query_labels", "key_ref")
 
-# name -> scorer(q, r, p, C, lex, others) -> (n,) scores; ``lex`` is the query's BM25 over
-# the corpus scaled to max 1 (only the lexical methods read it), ``others`` the (m, d)
-# vectors of the other queries that share q's root query (only the plan methods read it)
+# name -> scorer(q, r, p, C, lex, margin) -> (n,) scores; ``lex`` is the query's BM25 over
+# the corpus scaled to max 1 (only the lexical methods read it), ``margin`` the query's row
+# of :func:`~assistant.retrieval.pap.plan_margins` over the queries that share its root
+# query (only the plan methods read it)
 Scorer = Callable[
     [np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray
 ]
@@ -80,7 +82,7 @@ LEXICAL_WEIGHT = SphereParams().lexical_weight
 
 
 def _sphere_at(weight: float) -> Scorer:
-    """The plan policy for q at margin weight ``weight`` (``sphere`` uses the unit weight)."""
+    """The plan policy at margin weight ``weight``: the policy of q alone + weight × margin."""
 
     def score(
         q: np.ndarray,
@@ -88,14 +90,9 @@ def _sphere_at(weight: float) -> Scorer:
         p: np.ndarray,
         C: np.ndarray,
         lex: np.ndarray,
-        others: np.ndarray,
+        margin: np.ndarray,
     ) -> np.ndarray:
-        # :func:`~assistant.retrieval.pap.sphere_plan_scores`'s row for q: the policy of q
-        # alone plus its margin over the queries that share its root
-        base = P.sphere_pap_scores(q, p, C, root=r)
-        if not len(others) or weight == 0:
-            return base
-        return base + weight * P.plan_margins(np.vstack([q, others]), r, C)[0]
+        return P.sphere_pap_scores(q, p, C, root=r) + weight * margin
 
     return score
 
@@ -107,23 +104,23 @@ MARGIN_GRID: tuple[float, ...] = (0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 
 
 def _sphere_lexical(
-    q: np.ndarray, r: np.ndarray, p: np.ndarray, C: np.ndarray, lex: np.ndarray, others: np.ndarray
+    q: np.ndarray, r: np.ndarray, p: np.ndarray, C: np.ndarray, lex: np.ndarray, margin: np.ndarray
 ) -> np.ndarray:
-    dense = _sphere(q, r, p, C, lex, others) / 3.0  # topic + PAP+ + margin: three cosines
+    dense = _sphere(q, r, p, C, lex, margin) / 3.0  # topic + PAP+ + margin: three cosines
     return (1.0 - LEXICAL_WEIGHT) * dense + LEXICAL_WEIGHT * lex
 
 
 METHODS: dict[str, Scorer] = {
-    "cosine": lambda q, r, p, C, lex, o: P.cosine_scores(q, C),
-    "pap": lambda q, r, p, C, lex, o: P.pap_scores(q, p, C, 1.0, on_degenerate="ignore"),
-    "pap_plus": lambda q, r, p, C, lex, o: P.pap_plus_scores(q, p, C, 1.0, on_degenerate="ignore"),
-    "add": lambda q, r, p, C, lex, o: P.add_scores(r, p, C),
-    "concat": lambda q, r, p, C, lex, o: P.concat_scores(r, p, C),
-    "cast": lambda q, r, p, C, lex, o: P.cast_scores(q, p, C),
-    "cast_plus": lambda q, r, p, C, lex, o: P.cast_plus_scores(q, p, C),
-    "dual_sum": lambda q, r, p, C, lex, o: P.dual_sum_scores(r, p, C),
-    "tri_sum": lambda q, r, p, C, lex, o: P.tri_sum_scores(q, r, p, C),
-    "sphere_single": lambda q, r, p, C, lex, o: P.sphere_pap_scores(q, p, C, root=r),
+    "cosine": lambda q, r, p, C, lex, m: P.cosine_scores(q, C),
+    "pap": lambda q, r, p, C, lex, m: P.pap_scores(q, p, C, 1.0, on_degenerate="ignore"),
+    "pap_plus": lambda q, r, p, C, lex, m: P.pap_plus_scores(q, p, C, 1.0, on_degenerate="ignore"),
+    "add": lambda q, r, p, C, lex, m: P.add_scores(r, p, C),
+    "concat": lambda q, r, p, C, lex, m: P.concat_scores(r, p, C),
+    "cast": lambda q, r, p, C, lex, m: P.cast_scores(q, p, C),
+    "cast_plus": lambda q, r, p, C, lex, m: P.cast_plus_scores(q, p, C),
+    "dual_sum": lambda q, r, p, C, lex, m: P.dual_sum_scores(r, p, C),
+    "tri_sum": lambda q, r, p, C, lex, m: P.tri_sum_scores(q, r, p, C),
+    "sphere_single": lambda q, r, p, C, lex, m: P.sphere_pap_scores(q, p, C, root=r),
     "sphere": _sphere,
     "sphere_lexical": _sphere_lexical,
 }
@@ -205,20 +202,34 @@ def evaluate_task(
     C = vectors["corpus"]
     Q = vectors["queries"]
     lexical = _lexical_scores(task) if LEXICAL_METHODS & set(methods) else None
-    siblings: dict[str, list[int]] = {}
-    for i, root in enumerate(task.roots):
-        siblings.setdefault(root, []).append(i)
+    margins = plan_margins_of(task, vectors)
     out = {}
     for name, scorer in methods.items():
         rankings = []
         for i in range(len(task.queries)):
             lex = lexical[i] if lexical is not None else np.zeros(len(C), np.float32)
             q, r, p = Q[i], vectors["roots"][i], vectors["perspectives"][i]
-            others = Q[[j for j in siblings[task.roots[i]] if j != i]]
-            s = scorer(q, r, p, C, lex, others)
+            s = scorer(q, r, p, C, lex, margins[i])
             s = np.nan_to_num(np.asarray(s, dtype=np.float64), nan=-np.inf)
             rankings.append(np.argsort(-s, kind="stable")[:k].tolist())
         out[name] = p_recall_at_k(rankings, task.gold, task.roots, k)
+    return out
+
+
+def plan_margins_of(task: PIRTask, vectors: dict[str, np.ndarray]) -> np.ndarray:
+    """(queries, corpus): each query's margin over the queries that share its root query.
+
+    :func:`~assistant.retrieval.pap.plan_margins` once per root; a root asked
+    from one perspective only gets 0.
+    """
+    Q, C = vectors["queries"], vectors["corpus"]
+    out = np.zeros((len(Q), len(C)), np.float32)
+    siblings: dict[str, list[int]] = {}
+    for i, root in enumerate(task.roots):
+        siblings.setdefault(root, []).append(i)
+    for rows in siblings.values():
+        if len(rows) > 1:
+            out[rows] = P.plan_margins(Q[rows], vectors["roots"][rows[0]], C)
     return out
 
 

@@ -417,7 +417,8 @@ def perspective_margin(own: np.ndarray, others: np.ndarray) -> np.ndarray:
     return (own - others.max(axis=0)).astype(np.float32)
 
 
-#: weight of the margin in :func:`sphere_plan_scores` (unit, like the policy's other terms)
+#: weight of the margin on top of :func:`sphere_pap_scores` in PIR's ``sphere`` (unit, like the
+#: policy's other terms)
 MARGIN_WEIGHT = 1.0
 
 
@@ -434,29 +435,3 @@ def plan_margins(Q: np.ndarray, root: np.ndarray, C: np.ndarray, alpha: float = 
     side = np.stack([pap_plus_scores(q, root, C, alpha) for q in Q])
     same = np.all(np.isclose(Q[:, None, :], Q[None, :, :], rtol=0.0, atol=1e-6), axis=2)
     return np.stack([perspective_margin(side[i], side[~same[i]]) for i in range(len(Q))])
-
-
-def sphere_plan_scores(
-    Q: np.ndarray,
-    P: np.ndarray,
-    C: np.ndarray,
-    root: np.ndarray,
-    corpus_mean: np.ndarray | None = None,
-    alpha: float = 1.0,
-    margin_weight: float = MARGIN_WEIGHT,
-) -> np.ndarray:
-    """The ``sphere`` policy for every perspective of one question: (m, n) scores.
-
-    Row i is :func:`sphere_pap_scores` of query ``Q[i]`` (perspective ``P[i]``)
-    plus ``margin_weight`` × its row of :func:`plan_margins`.
-    """
-    Q = _as_matrix(Q)
-    P = _as_matrix(P)
-    C = _as_matrix(C)
-    mu = C.mean(axis=0) if corpus_mean is None else corpus_mean
-    base = np.stack(
-        [SpherePAP.of(q, p, mu, root, alpha).scores(C) for q, p in zip(Q, P, strict=True)]
-    )
-    if len(Q) < 2 or margin_weight == 0:
-        return base
-    return (base + margin_weight * plan_margins(Q, root, C, alpha)).astype(np.float32)
