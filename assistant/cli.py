@@ -27,6 +27,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("assistant.commands.sessions_cmd", "sessions_group"),
     ("assistant.commands.export_cmd", "export_command"),
     ("assistant.commands.ask_cmd", "ask_command"),
+    ("assistant.commands.train_cmd", "train_group"),
 ]
 
 

@@ -20,6 +20,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.eval.extract", "extract_command"),
     ("assistant.eval.extract", "aspects_command"),
     ("assistant.eval.summary", "summary_command"),
+    ("assistant.eval.stance", "stance_command"),
 ]
 
 

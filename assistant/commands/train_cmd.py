@@ -1,0 +1,108 @@
+"""``sphere train stance``: retrain the stance model from the public stance data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from assistant.commands.context import Context, pass_ctx
+from assistant.errors import InputError
+
+
+@click.group("train")
+def train_group() -> None:
+    """Train Sphere's models on this machine."""
+
+
+@train_group.command("stance")
+@click.option("--data-dir", required=True, type=click.Path(path_type=Path),
+              help="folder of the shared stance JSONL files (../shared/data/stance)")
+@click.option("--perspectrum", type=click.Path(path_type=Path),
+              help="Perspectrum perspectrum_with_answers_v1.0.json "
+              "(its train split trains, dev chooses)")
+@click.option("--sources", help="comma-separated stance sources (default: all eight)")
+@click.option("--epochs", type=click.IntRange(1, 50), help="passes over the training items")
+@click.option("--seed", type=int, help="random seed (default 13)")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="where to write the artifact (.safetensors; its card .json beside it)")
+@click.option("--state-dir", type=click.Path(path_type=Path),
+              help="checkpoints for resuming (default: <cache_dir>/stance-train)")
+@click.option("--max-steps", type=click.IntRange(1), help="stop after this many steps (a trial)")
+@click.option("--checkpoint-seconds", type=click.FloatRange(0), default=120.0, show_default=True,
+              help="seconds between checkpoints")
+@click.option("--no-progress", is_flag=True, help="no progress bar")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+@pass_ctx
+def train_stance_command(
+    ctx: Context,
+    data_dir: Path,
+    perspectrum: Path | None,
+    sources: str | None,
+    epochs: int | None,
+    seed: int | None,
+    out: Path | None,
+    state_dir: Path | None,
+    max_steps: int | None,
+    checkpoint_seconds: float,
+    no_progress: bool,
+    as_json: bool,
+) -> None:
+    """Train the stance cross-encoder (resumes a killed run; see docs/STANCE_MODEL.md)."""
+    from dataclasses import replace
+
+    from assistant.embed import bundled_model_path
+    from assistant.stance.corpus import SOURCES
+    from assistant.stance.train import TrainConfig, train
+
+    cfg = TrainConfig()
+    if sources:
+        chosen = tuple(s.strip() for s in sources.split(",") if s.strip())
+        unknown = [s for s in chosen if s not in SOURCES]
+        if unknown:
+            raise InputError(
+                f"unknown stance source(s): {', '.join(unknown)}",
+                hint=f"choose from {', '.join(SOURCES)}",
+            )
+        cfg = replace(cfg, sources=chosen)
+    if perspectrum is None:
+        cfg = replace(cfg, perspectrum=False)
+    elif not perspectrum.is_file():
+        raise InputError(f"Perspectrum file not found: {perspectrum}")
+    if epochs:
+        cfg = replace(cfg, epochs=epochs)
+    if seed is not None:
+        cfg = replace(cfg, seed=seed)
+    settings = ctx.settings
+    out = out or Path(settings.cache_dir).expanduser() / "stance" / "stance-minilm.safetensors"
+    if out.suffix != ".safetensors":
+        raise InputError(f"--out must end in .safetensors: {out}")
+    state = state_dir or Path(settings.cache_dir).expanduser() / "stance-train"
+    result = train(
+        cfg,
+        stance_dir=data_dir,
+        perspectrum=perspectrum,
+        state_dir=state,
+        out=out,
+        base=bundled_model_path(),
+        log=lambda msg: click.echo(msg, err=True),
+        show_progress=not no_progress,
+        max_steps=max_steps,
+        checkpoint_seconds=checkpoint_seconds,
+    )
+    summary = {
+        "run_id": result.run_id,
+        "artifact": str(result.artifact) if result.artifact else None,
+        "best_epoch": result.best_epoch,
+        "dev": result.dev,
+        "history": result.history,
+        "minutes": round(result.seconds / 60, 1),
+        "data": result.hashes,
+    }
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(f"wrote {result.artifact} (epoch {result.best_epoch}, "
+               f"dev mean side accuracy {result.dev['mean_side_accuracy']}, "
+               f"temperature {result.dev['temperature']}, {summary['minutes']} min)")

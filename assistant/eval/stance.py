@@ -1,0 +1,367 @@
+"""``sphere eval stance``: how often a text is placed under the claim it supports.
+
+``--data FILE`` is one of three kinds, told apart by content:
+
+* a **PerSphere** ``data.jsonl`` (with ``--corpus doc_new.jsonl``): every gold
+  document of a question (``favor_ids`` under ``t1``, ``against_ids`` under
+  ``t2``) is judged against two claims. ``side_accuracy_gold_claims`` uses
+  ``t1``/``t2``; ``side_accuracy`` uses Sphere's own two claims for the title
+  (:func:`assistant.understand.parse_rules`), aligned to ``t1``/``t2`` by
+  claim text only (:func:`assistant.eval.summary.align_claims`). **Evaluation
+  only**: nothing here trains or tunes the model;
+* a **Perspectrum** ``perspectrum_with_answers_v1.0.json`` (``--pool``, by
+  default ``perspective_pool_v1.0.json`` beside it): every gold
+  claim–perspective pair, SUPPORT or UNDERMINE, judged against the claim and
+  its opposite; ``tasks`` per official split, ``methods`` on the test split
+  (the model trained on the train split and was chosen on dev);
+* a **stance JSONL** in the shared format (``topic``, ``text``, ``label``):
+  rows of ``--split`` (default ``test``), per source in ``tasks``.
+
+Methods:
+
+* ``claim_margin`` — today's signal without the model: the MiniLM cosine of
+  the text's most claim-leaning sentence to claim A minus claim B, centred on
+  its median over the question's (claim's, topic's) texts, as the
+  deterministic summarizer did (:func:`assistant.summarize.hiersphere.stance_scores`);
+* ``sphere`` — the shipped model, a document judged from its sentences
+  (:meth:`StanceModel.document_sides`);
+* ``sphere_document`` — the shipped model on the whole text at once (up to
+  256 tokens);
+* one row per ``--candidate NAME=PATH`` artifact (earlier training runs).
+
+Figures (percent): ``side_accuracy`` — the forced choice between the two
+claims (coverage 100 %); ``precision@c`` — accuracy over the fraction c of
+texts the model is most confident about; ``no_side`` — texts the model
+says take neither side (its own abstention); ``side_precision_decided`` —
+accuracy on the texts it does place; ``accuracy`` / ``macro_f1`` — three-way
+(supports / opposes / neither) where the data has "none" rows, else the two
+sides. ``ece`` — expected calibration error of the side probability (0–1).
+
+Output (``--json``)::
+
+    {"benchmark": "stance", "kind": K, "methods": {M: {metric: v}},
+     "tasks": {T: {M: {metric: v}}}, "n": N}
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+from assistant.commands.context import Context, pass_ctx
+from assistant.errors import DataError, InputError
+from assistant.stance.data import LABEL_ID, claim_pair, read_perspectrum, read_stance_jsonl
+from assistant.stance.side import (
+    expected_calibration_error,
+    precision_coverage,
+)
+
+NONE = LABEL_ID["none"]
+
+
+@dataclass
+class Case:
+    """One text to place: ``gold`` 0 = claim A, 1 = claim B, 2 = neither."""
+
+    question: str
+    claims: tuple[str, str]
+    text: str
+    gold: int
+    task: str
+    group: str  # texts judged together (a question's documents, a claim's perspectives)
+
+
+# --------------------------------------------------------------------------- data kinds
+
+
+def detect_kind(path: Path) -> str:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            head = fh.read(4096)
+    except FileNotFoundError:
+        raise InputError(f"data file not found: {path}", hint="pass --data FILE") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot read {path}: {exc}") from None
+    stripped = head.lstrip()
+    if stripped.startswith("["):
+        return "perspectrum"
+    first = stripped.split("\n", 1)[0]
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        raise DataError(
+            f"{path} is neither a PerSphere data.jsonl, a Perspectrum claims file "
+            "nor a stance JSONL file"
+        ) from None
+    if isinstance(obj, dict) and "favor_ids" in obj:
+        return "persphere"
+    if isinstance(obj, dict) and {"topic", "text", "label"} <= set(obj):
+        return "stance"
+    raise DataError(
+        f"{path}: unknown record shape (keys {sorted(obj)[:6] if isinstance(obj, dict) else '?'})",
+        hint="pass a PerSphere data.jsonl, a Perspectrum claims file or a stance JSONL",
+    )
+
+
+def persphere_cases(data: Path, corpus: Path | None, ours: bool) -> list[Case]:
+    """Gold documents of every question, under the gold claims or under Sphere's own."""
+    from assistant.eval.instruct import load_corpus
+    from assistant.eval.persphere_data import load_queries
+    from assistant.understand import parse_rules
+
+    if corpus is None:
+        raise InputError("a PerSphere data file needs --corpus doc_new.jsonl")
+    texts = load_corpus(corpus)
+    cases: list[Case] = []
+    for q in load_queries(data):
+        claims = q.claims
+        swap = False
+        if ours:
+            plan = parse_rules(q.title)
+            claims = (plan.claims[0] or q.title, plan.claims[1] or f"Not: {q.title}")
+            swap = _aligned_swap(claims, q.claims)
+        for g, ids in enumerate((q.favor_ids, q.against_ids)):
+            for d in ids:
+                if d not in texts:
+                    raise DataError(f"document {d} of {q.qid} is not in {corpus}")
+                gold = (1 - g) if swap else g
+                cases.append(Case(q.title, claims, texts[d], gold, q.topic, q.qid))
+    return cases
+
+
+_ALIGN: dict[tuple[tuple[str, str], tuple[str, str]], bool] = {}
+
+
+def _aligned_swap(ours: tuple[str, str], gold: tuple[str, str]) -> bool:
+    """True when our first claim stands for t2 (claim text only, as eval summary)."""
+    from assistant.eval.summary import align_claims
+
+    embed = _embed_fn()
+    return align_claims(ours, gold, embed)["pro"] == 1
+
+
+_EMBED: list[Callable[[list[str]], np.ndarray]] = []
+
+
+def _embed_fn() -> Callable[[list[str]], np.ndarray]:
+    if not _EMBED:
+        from assistant.embed import SentenceTransformerEmbedder
+
+        emb = SentenceTransformerEmbedder()
+        _EMBED.append(lambda texts: np.asarray(emb.encode(texts), np.float32))
+    return _EMBED[0]
+
+
+def perspectrum_cases(data: Path, pool: Path | None) -> list[Case]:
+    cases = []
+    for r in read_perspectrum(data, pool):
+        a, b = claim_pair(r.topic)
+        cases.append(Case(r.topic, (a, b), r.text, r.label, r.split, r.group))
+    return cases
+
+
+def stance_cases(data: Path, split: str) -> list[Case]:
+    rows = [r for r in read_stance_jsonl(data) if split == "all" or r.split == split]
+    if not rows:
+        raise DataError(
+            f"{data} has no rows in split {split!r}", hint="use --split train|dev|test|all"
+        )
+    return [Case(r.topic, claim_pair(r.topic), r.text, r.label, r.source, r.group) for r in rows]
+
+
+# --------------------------------------------------------------------------- methods
+
+
+def claim_margin_probs(cases: Sequence[Case]) -> np.ndarray:
+    """(n, 3) pseudo-probabilities from the centred MiniLM claim margin (no model)."""
+    from assistant.summarize.evidence import sentence_spans
+
+    embed = _embed_fn()
+    diffs = np.zeros(len(cases))
+    claim_vecs: dict[tuple[str, str], np.ndarray] = {}
+    for i, c in enumerate(cases):
+        if c.claims not in claim_vecs:
+            claim_vecs[c.claims] = embed(list(c.claims))
+        cv = claim_vecs[c.claims]
+        sents = [c.text[s:e] for s, e in sentence_spans(c.text)] or [c.text]
+        sv = embed(sents)
+        d = sv @ cv[0] - sv @ cv[1]
+        diffs[i] = float(d[np.argmax(np.abs(d))])
+    groups: dict[str, list[int]] = {}
+    for i, c in enumerate(cases):
+        groups.setdefault(c.group, []).append(i)
+    out = np.zeros((len(cases), 3))
+    for idx in groups.values():
+        d = diffs[idx]
+        z = (d - np.median(d)) / (d.std() + 1e-6)
+        p_a = 1.0 / (1.0 + np.exp(-z))
+        out[idx, 0], out[idx, 1] = p_a, 1.0 - p_a
+    return out
+
+
+def model_probs(model: Any, cases: Sequence[Case], *, whole: bool) -> np.ndarray:
+    """(n, 3) side probabilities (A, B, neither) of the stance model for every case."""
+    from assistant.summarize.evidence import sentence_spans
+
+    out = np.zeros((len(cases), 3))
+    by: dict[tuple[str, tuple[str, str]], list[int]] = {}
+    for i, c in enumerate(cases):
+        by.setdefault((c.question, c.claims), []).append(i)
+    for (question, claims), idx in by.items():
+        if whole:
+            js = model.sides(question, claims, [cases[i].text for i in idx])
+            for i, j in zip(idx, js, strict=True):
+                out[i] = j.p
+            continue
+        sents: list[str] = []
+        owner: list[int] = []
+        for k, i in enumerate(idx):
+            spans = sentence_spans(cases[i].text) or [(0, len(cases[i].text))]
+            for s, e in spans:
+                sents.append(cases[i].text[s:e])
+                owner.append(k)
+        docs, _ = model.document_sides(question, claims, sents, owner, len(idx))
+        for i, j in zip(idx, docs, strict=True):
+            out[i] = j.p
+    return out
+
+
+def _method(model: Any, *, whole: bool) -> Callable[[Sequence[Case]], np.ndarray]:
+    return lambda cases: model_probs(model, cases, whole=whole)
+
+
+def metrics(probs: np.ndarray, cases: Sequence[Case]) -> dict[str, float]:
+    gold = np.array([c.gold for c in cases])
+    out: dict[str, float] = {"n": float(len(cases))}
+    if not len(cases):
+        return out
+    sided = gold != NONE
+    pred_side = np.argmax(probs[:, :2], axis=1)
+    if sided.any():
+        right = pred_side[sided] == gold[sided]
+        out["side_accuracy"] = round(100.0 * float(right.mean()), 2)
+        p_side = probs[sided][np.arange(int(sided.sum())), pred_side[sided]]
+        out.update(precision_coverage(p_side, right))
+        decided = np.argmax(probs[sided], axis=1) != NONE
+        out["no_side"] = round(100.0 * float((~decided).mean()), 2)
+        if decided.any():
+            out["side_precision_decided"] = round(100.0 * float(right[decided].mean()), 2)
+        two = probs[sided][:, :2]
+        two = two / np.clip(two.sum(axis=1, keepdims=True), 1e-9, None)
+        out["ece"] = round(expected_calibration_error(two, gold[sided]), 4)
+    has_none = bool((gold == NONE).any())
+    pred = np.argmax(probs, axis=1) if has_none else pred_side
+    labels = (0, 1, NONE) if has_none else (0, 1)
+    out["accuracy"] = round(100.0 * float((pred == gold).mean()), 2)
+    f1s = []
+    for lab in labels:
+        tp = float(((pred == lab) & (gold == lab)).sum())
+        prec = tp / max(float((pred == lab).sum()), 1.0)
+        rec = tp / max(float((gold == lab).sum()), 1.0)
+        f1s.append(2 * prec * rec / (prec + rec) if prec + rec else 0.0)
+    out["macro_f1"] = round(100.0 * float(np.mean(f1s)), 2)
+    return out
+
+
+def evaluate(
+    cases_by_key: dict[str, list[Case]],
+    methods: dict[str, Callable[[Sequence[Case]], np.ndarray]],
+    main_task: str | None = None,
+) -> dict[str, Any]:
+    """Run every method on every case set; ``tasks`` per task, ``methods`` per key."""
+    result: dict[str, Any] = {"methods": {}, "tasks": {}, "seconds": {}}
+    for key, cases in cases_by_key.items():
+        for name, fn in methods.items():
+            t0 = time.time()
+            probs = fn(cases)
+            result["seconds"][f"{name}:{key}"] = round(time.time() - t0, 2)
+            label = name if key == "" else f"{name}:{key}" if key else name
+            for task in sorted({c.task for c in cases}):
+                idx = [i for i, c in enumerate(cases) if c.task == task]
+                m = metrics(probs[idx], [cases[i] for i in idx])
+                result["tasks"].setdefault(task, {})[label] = m
+            chosen = [i for i, c in enumerate(cases) if main_task is None or c.task == main_task]
+            result["methods"].setdefault(name, {}).update(
+                _prefixed(key, metrics(probs[chosen], [cases[i] for i in chosen]))
+            )
+    return result
+
+
+def _prefixed(key: str, m: dict[str, float]) -> dict[str, float]:
+    if not key:
+        return m
+    return {(f"{k}_{key}" if k != "n" else f"n_{key}"): v for k, v in m.items()}
+
+
+# --------------------------------------------------------------------------- command
+
+
+@click.command("stance")
+@click.option("--data", "data", required=True, type=click.Path(path_type=Path),
+              help="PerSphere data.jsonl, Perspectrum claims JSON, or a stance JSONL")
+@click.option("--corpus", type=click.Path(path_type=Path), help="PerSphere doc_new.jsonl")
+@click.option("--pool", type=click.Path(path_type=Path), help="Perspectrum perspective pool")
+@click.option("--split", default="test", show_default=True,
+              help="stance JSONL: which split to score (train, dev, test or all)")
+@click.option("--candidate", "candidates", multiple=True, metavar="NAME=PATH",
+              help="also score another stance artifact (.safetensors) under NAME")
+@click.option("--no-baseline", is_flag=True, help="skip the claim_margin method")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@pass_ctx
+def stance_command(
+    ctx: Context,
+    data: Path,
+    corpus: Path | None,
+    pool: Path | None,
+    split: str,
+    candidates: tuple[str, ...],
+    no_baseline: bool,
+    as_json: bool,
+) -> None:
+    """Side accuracy of the stance model (PerSphere, Perspectrum or a stance JSONL)."""
+    from assistant.stance.model import StanceModel, shared_model
+
+    kind = detect_kind(data)
+    models: dict[str, Any] = {"sphere": shared_model()}
+    for spec in candidates:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise InputError(f"--candidate {spec!r} is not NAME=PATH")
+        models[name] = StanceModel.load(Path(path))
+    methods: dict[str, Callable[[Sequence[Case]], np.ndarray]] = {}
+    if not no_baseline:
+        methods["claim_margin"] = claim_margin_probs
+    for name, model in models.items():
+        methods[name] = _method(model, whole=False)
+        if name == "sphere":
+            methods["sphere_document"] = _method(model, whole=True)
+    if kind == "persphere":
+        sets = {
+            "gold_claims": persphere_cases(data, corpus, ours=False),
+            "": persphere_cases(data, corpus, ours=True),
+        }
+        result = evaluate(sets, methods)
+        main = None
+    elif kind == "perspectrum":
+        result = evaluate({"": perspectrum_cases(data, pool)}, methods, main_task="test")
+        main = "test"
+    else:
+        result = evaluate({"": stance_cases(data, split)}, methods)
+        main = split
+    out = {"benchmark": "stance", "kind": kind, "main": main, **result,
+           "model": models["sphere"].info()}
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    for name, m in out["methods"].items():
+        shown = {
+            k: v for k, v in m.items() if "side_accuracy" in k or k in ("accuracy", "macro_f1")
+        }
+        click.echo(f"{name:24s} " + "  ".join(f"{k} {v}" for k, v in shown.items()))

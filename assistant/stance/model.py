@@ -1,0 +1,195 @@
+"""The stance model at run time: which claim a text supports, with a probability.
+
+:class:`StanceModel` loads the bundled all-MiniLM-L6-v2 weights (the
+embedder's package), applies the shipped artifact
+(``assistant/stance/weights/stance-minilm.safetensors``,
+:mod:`~assistant.stance.artifact`) and answers two questions:
+
+* :meth:`StanceModel.claim_probs` — P(supports), P(opposes), P(neither) of a
+  text for one claim;
+* :meth:`StanceModel.sides` / :meth:`StanceModel.document_sides` — which of
+  the plan's two claims a text (or a document, from its sentences) stands
+  under, or neither, calibrated (:mod:`~assistant.stance.side`).
+
+Judgments are cached by (claim, text), so the retriever, the summarizer and
+the verifier of one answer pay for each sentence once. Inference runs in
+float32 on every CPU; results agree across CPUs to float tolerance, not bit
+for bit.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from assistant.errors import ModelError
+from assistant.stance.data import frame
+from assistant.stance.side import document_sides, side_logits, softmax
+
+ARTIFACT_NAME = "stance-minilm.safetensors"
+SENTENCE_MAX_LEN = 96
+DOCUMENT_MAX_LEN = 256
+SIDE_LABELS = ("A", "B", "neither")
+
+
+def bundled_artifact() -> Path:
+    """The artifact shipped inside the package."""
+    return Path(str(resources.files("assistant.stance") / "weights" / ARTIFACT_NAME))
+
+
+@dataclass(frozen=True)
+class SideJudgement:
+    """Which claim a text stands under: ``side`` 0 = A, 1 = B, 2 = neither."""
+
+    side: int
+    p: tuple[float, float, float]  # (A, B, neither)
+
+    @property
+    def confidence(self) -> float:
+        return self.p[self.side]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"side": SIDE_LABELS[self.side], "p": [round(x, 4) for x in self.p]}
+
+
+class StanceModel:
+    """The trained stance cross-encoder (see the module docstring)."""
+
+    def __init__(self, net: Any, tokenizer: Any, card: dict[str, Any], path: Path) -> None:
+        self.net = net
+        self.tokenizer = tokenizer
+        self.card = card
+        self.path = path
+        self.temperature = float(card.get("temperature", 1.0))
+        self.sha256 = str(card.get("sha256", ""))
+        self._cache: OrderedDict[tuple[str, str, int], np.ndarray] = OrderedDict()
+        self._cache_size = 20000
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def load(cls, path: Path | None = None, base: Path | None = None) -> StanceModel:
+        from assistant.embed import bundled_model_path
+        from assistant.stance.artifact import apply_artifact, read_card
+        from assistant.stance.net import load_base
+
+        path = path or bundled_artifact()
+        if not path.exists():
+            raise ModelError(
+                f"the stance model is missing: {path}",
+                hint="reinstall Sphere, or train one with `sphere train stance`",
+            )
+        card = read_card(path)
+        net, tok = load_base(base or bundled_model_path())
+        apply_artifact(net, path, card)
+        net.eval()
+        return cls(net, tok, card, path)
+
+    def info(self) -> dict[str, Any]:
+        """What the session log records about the model."""
+        return {
+            "path": str(self.path),
+            "sha256": self.sha256,
+            "run_id": self.card.get("run_id", ""),
+            "temperature": self.temperature,
+        }
+
+    # ------------------------------------------------------------------ judgments
+    def claim_probs(
+        self, claims: Sequence[str], texts: Sequence[str], *, max_len: int = SENTENCE_MAX_LEN
+    ) -> np.ndarray:
+        """(n, 3) P(supports), P(opposes), P(neither) of ``texts[i]`` for ``claims[i]``."""
+        from assistant.stance.net import predict
+
+        n = len(texts)
+        out = np.zeros((n, 3), np.float64)
+        todo: list[int] = []
+        with self._lock:
+            for i in range(n):
+                hit = self._cache.get((claims[i], texts[i], max_len))
+                if hit is None:
+                    todo.append(i)
+                else:
+                    self._cache.move_to_end((claims[i], texts[i], max_len))
+                    out[i] = hit
+        if todo:
+            lp = predict(
+                self.net,
+                self.tokenizer,
+                [claims[i] for i in todo],
+                [texts[i] for i in todo],
+                max_len=max_len,
+            ).numpy()
+            probs = np.exp(lp.astype(np.float64))
+            with self._lock:
+                for j, i in enumerate(todo):
+                    out[i] = probs[j]
+                    self._cache[(claims[i], texts[i], max_len)] = probs[j]
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        return out
+
+    def side_logits(
+        self,
+        question: str,
+        claims: tuple[str, str],
+        texts: Sequence[str],
+        *,
+        max_len: int = SENTENCE_MAX_LEN,
+    ) -> np.ndarray:
+        """(n, 3) side scores (A, B, neither) of each text, before calibration."""
+        a, b = (frame(question, c) for c in claims)
+        n = len(texts)
+        p = self.claim_probs([a] * n + [b] * n, [*texts, *texts], max_len=max_len)
+        return side_logits(p[:n], p[n:])
+
+    def sides(
+        self,
+        question: str,
+        claims: tuple[str, str],
+        texts: Sequence[str],
+        *,
+        max_len: int = DOCUMENT_MAX_LEN,
+    ) -> list[SideJudgement]:
+        """Each text judged as a whole against both claims."""
+        p = softmax(self.side_logits(question, claims, texts, max_len=max_len), self.temperature)
+        return [_judgement(row) for row in p]
+
+    def document_sides(
+        self,
+        question: str,
+        claims: tuple[str, str],
+        sentences: Sequence[str],
+        owner: Sequence[int],
+        n_docs: int,
+    ) -> tuple[list[SideJudgement], np.ndarray]:
+        """(per document, per sentence (n, 3) probabilities) from sentence judgments."""
+        z = self.side_logits(question, claims, sentences)
+        docs = document_sides(z, np.asarray(owner, np.int64), n_docs, self.temperature)
+        return [_judgement(row) for row in docs], softmax(z, self.temperature)
+
+
+def _judgement(p: np.ndarray) -> SideJudgement:
+    return SideJudgement(int(np.argmax(p)), (float(p[0]), float(p[1]), float(p[2])))
+
+
+_LOADED: dict[str, StanceModel] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def shared_model(path: Path | None = None) -> StanceModel:
+    """One loaded model per artifact path in this process."""
+    key = str(path or bundled_artifact())
+    with _LOAD_LOCK:
+        model = _LOADED.get(key)
+        if model is None:
+            model = StanceModel.load(Path(key))
+            _LOADED[key] = model
+        return model

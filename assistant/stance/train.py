@@ -1,0 +1,437 @@
+"""``sphere train stance``: train the stance cross-encoder on this machine's CPU.
+
+Reproducible: a fixed seed orders the data and initialises the head; the
+sha256 of every data file read goes into the artifact's card. Resumable: the
+model, optimizer, schedule, position in the epoch and random state are saved
+atomically every ``checkpoint_seconds`` (two minutes) under ``state_dir``; running the
+same command again continues from there (a changed configuration or data
+starts afresh and says so).
+
+Each step takes ``batch`` items (:class:`~assistant.stance.corpus.Item`), each
+a text with a claim and its opposite, so the network sees 2 × ``batch``
+sequences. The loss is the per-claim cross-entropy (supports / opposes /
+neither for each claim) plus ``pair_weight`` × the cross-entropy of the side
+decision between the two claims (the product of experts of
+:mod:`~assistant.stance.side`, trained end to end) — the decision Sphere
+takes with the model.
+
+After every epoch the model is scored on the dev items (side accuracy per
+source, and how well "neither" is recognised); the epoch with the best mean
+side accuracy over the sources is kept. The temperature that calibrates its
+side probabilities is fitted on the same dev items, then the artifact is
+written (:mod:`~assistant.stance.artifact`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from assistant.stance.corpus import SOURCES, Corpus, Item, load_corpus, make_items, sample_rows
+from assistant.stance.data import LABELS, flip
+from assistant.stance.side import (
+    NONE,
+    expected_calibration_error,
+    fit_temperature,
+    side_logits,
+    softmax,
+)
+
+DEFAULT_CAPS = {
+    "ibm_argq30k": 12000,
+    "ukp_sentential": 9000,
+    "sick": 1500,
+}
+
+
+@dataclass
+class TrainConfig:
+    """Everything that decides the trained model (hashed into the run id)."""
+
+    sources: tuple[str, ...] = SOURCES
+    perspectrum: bool = True
+    caps: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_CAPS))
+    seed: int = 13
+    epochs: int = 2
+    batch: int = 16  # items per step (2 sequences each)
+    lr: float = 6e-5
+    head_lr: float = 1e-3
+    weight_decay: float = 0.01
+    warmup: float = 0.06
+    max_len: int = 128
+    pair_weight: float = 1.0
+    abstract_rate: float = 0.2
+    offtopic_rate: float = 0.05
+    dev_per_source: int = 600
+    precision: str = "bf16"  # bf16 autocast where the CPU has it natively, else fp32
+
+    def run_id(self, hashes: dict[str, str]) -> str:
+        blob = json.dumps({"config": asdict(self), "data": hashes}, sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+@dataclass
+class DevScores:
+    """Dev metrics of one model: side accuracy per source and the "neither" detection."""
+
+    side_accuracy: dict[str, float]
+    none_f1: dict[str, float]
+    mean_side_accuracy: float
+    logits: np.ndarray  # (n, 3) side logits of every dev item
+    target: np.ndarray  # (n,) 0 = A, 1 = B, 2 = neither
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "mean_side_accuracy": round(self.mean_side_accuracy, 2),
+            "side_accuracy": {k: round(v, 2) for k, v in self.side_accuracy.items()},
+            "none_f1": {k: round(v, 2) for k, v in self.none_f1.items()},
+        }
+
+
+def bf16_native() -> bool:
+    try:
+        import torch
+
+        return bool(torch.backends.mkldnn.is_available()) and bool(
+            getattr(torch.cpu, "_is_avx512_bf16_supported", lambda: False)()
+        )
+    except Exception:  # pragma: no cover - old torch
+        return False
+
+
+def dev_items(corpus: Corpus, per_source: int, seed: int) -> list[Item]:
+    rng = random.Random(seed + 7)
+    by: dict[str, list[Any]] = defaultdict(list)
+    for r in corpus.dev:
+        by[r.source].append(r)
+    rows = []
+    for s in sorted(by):
+        rs = by[s]
+        rows += rng.sample(rs, per_source) if len(rs) > per_source else rs
+    return make_items(rows, rng)
+
+
+def score_items(
+    net: Any, tokenizer: Any, items: Sequence[Item], *, max_len: int, bf16: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-claim log-probabilities (n, 3) for claim a and for claim b of each item."""
+    from assistant.stance.net import predict
+
+    claims = [c for it in items for c in it.claims]
+    texts = [it.text for it in items for _ in (0, 1)]
+    lp = predict(net, tokenizer, claims, texts, max_len=max_len, bf16=bf16).numpy()
+    return lp[0::2], lp[1::2]
+
+
+def dev_scores(items: Sequence[Item], lp_a: np.ndarray, lp_b: np.ndarray) -> DevScores:
+    z = side_logits(np.exp(lp_a), np.exp(lp_b))
+    target = np.array([it.label for it in items])
+    src = np.array([it.source for it in items])
+    acc: dict[str, float] = {}
+    f1: dict[str, float] = {}
+    for s in sorted(set(src.tolist())):
+        m = src == s
+        sided = m & (target != NONE)
+        if sided.any():
+            pred = np.argmax(z[sided][:, :2], axis=1)
+            acc[s] = 100.0 * float((pred == target[sided]).mean())
+        if (m & (target == NONE)).any():
+            pred_none = np.argmax(z[m], axis=1) == NONE
+            gold_none = target[m] == NONE
+            tp = float((pred_none & gold_none).sum())
+            prec = tp / max(float(pred_none.sum()), 1.0)
+            rec = tp / max(float(gold_none.sum()), 1.0)
+            f1[s] = 100.0 * (2 * prec * rec / (prec + rec) if prec + rec else 0.0)
+    mean = float(np.mean(list(acc.values()))) if acc else 0.0
+    return DevScores(acc, f1, mean, z, target)
+
+
+def _batches(items: list[Item], batch: int, rng: random.Random) -> list[list[Item]]:
+    """Batches of similar length (less padding), in random order."""
+    chunk = batch * 50
+    out: list[list[Item]] = []
+    for s in range(0, len(items), chunk):
+        part = sorted(items[s : s + chunk], key=lambda it: len(it.text) + len(it.question))
+        out += [part[i : i + batch] for i in range(0, len(part), batch)]
+    rng.shuffle(out)
+    return out
+
+
+def _epoch_batches(corpus: Corpus, cfg: TrainConfig, epoch: int) -> list[list[Item]]:
+    rng = random.Random(cfg.seed * 1009 + epoch)
+    rows = sample_rows(corpus.train, cfg.caps, rng)
+    items = make_items(
+        rows, rng, abstract_rate=cfg.abstract_rate, offtopic_rate=cfg.offtopic_rate
+    )
+    return _batches(items, cfg.batch, rng)
+
+
+def _atomic_save(obj: Any, path: Path) -> None:
+    import torch
+
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save(obj, tmp)
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+class ThreadTuner:
+    """Every ``period`` steps, time a few steps on 1 thread and on all cores; keep the faster.
+
+    On a busy two-core machine a second OpenMP thread that is pre-empted makes
+    the first wait at every synchronisation, and training runs several times
+    slower than on one thread; on a quiet one, all cores are faster. The
+    choice changes only speed (and float summation order), not the recipe.
+    """
+
+    def __init__(self, cores: int, period: int = 300, trial: int = 8) -> None:
+        self.options = sorted({1, max(1, cores)})
+        self.period, self.trial = period, trial
+        self.times: dict[int, list[float]] = {}
+        self.current = self.options[-1]
+        self.count = 0
+        self.t0 = 0.0
+
+    def before_step(self) -> None:
+        import torch
+
+        phase = self.count % self.period
+        if len(self.options) > 1 and phase < self.trial * len(self.options):
+            want = self.options[phase // self.trial]
+            if want != torch.get_num_threads():
+                torch.set_num_threads(want)
+        elif phase == self.trial * len(self.options) and self.times:
+            self.current = min(self.times, key=lambda k: float(np.median(self.times[k])))
+            torch.set_num_threads(self.current)
+            self.times = {}
+        self.t0 = time.perf_counter()
+
+    def after_step(self) -> None:
+        import torch
+
+        phase = self.count % self.period
+        if len(self.options) > 1 and phase < self.trial * len(self.options):
+            self.times.setdefault(torch.get_num_threads(), []).append(
+                time.perf_counter() - self.t0
+            )
+        self.count += 1
+
+
+@dataclass
+class TrainResult:
+    run_id: str
+    history: list[dict[str, Any]]
+    best_epoch: int
+    temperature: float
+    dev: dict[str, Any]
+    seconds: float
+    artifact: Path | None
+    hashes: dict[str, str]
+    counts: dict[str, dict[str, int]]
+
+
+def train(
+    cfg: TrainConfig,
+    *,
+    stance_dir: Path,
+    perspectrum: Path | None,
+    state_dir: Path,
+    out: Path | None,
+    base: Path,
+    log: Callable[[str], None] = print,
+    show_progress: bool = True,
+    max_steps: int | None = None,
+    checkpoint_seconds: float = 120.0,
+) -> TrainResult:
+    """Train (or resume) and write the artifact to ``out`` (see the module docstring)."""
+    t_start = time.time()
+    corpus = load_corpus(stance_dir, perspectrum if cfg.perspectrum else None, cfg.sources)
+
+    import torch
+    from tqdm import tqdm
+
+    from assistant.stance.net import encode, load_base
+
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    run_id = cfg.run_id(corpus.hashes)
+    state_dir = state_dir / run_id
+    state_dir.mkdir(parents=True, exist_ok=True)
+    (state_dir / "config.json").write_text(
+        json.dumps({"config": asdict(cfg), "data": corpus.hashes}, indent=1), encoding="utf-8"
+    )
+    bf16 = cfg.precision == "bf16" and bf16_native()
+    log(f"run {run_id}: {len(corpus.train)} train rows, {len(corpus.dev)} dev rows; "
+        f"{'bf16' if bf16 else 'fp32'} on {torch.get_num_threads()} threads")
+
+    random.seed(cfg.seed)
+    np.random.seed(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    net, tok = load_base(base)
+    net.freeze_embeddings()
+    net.train()
+    decay, no_decay, head = [], [], []
+    for name, p in net.named_parameters():
+        if not p.requires_grad:
+            continue
+        if name.startswith("head."):
+            head.append(p)
+        elif p.ndim == 1:
+            no_decay.append(p)
+        else:
+            decay.append(p)
+    opt = torch.optim.AdamW(
+        [
+            {"params": decay, "lr": cfg.lr, "weight_decay": cfg.weight_decay},
+            {"params": no_decay, "lr": cfg.lr, "weight_decay": 0.0},
+            {"params": head, "lr": cfg.head_lr, "weight_decay": 0.0},
+        ]
+    )
+    steps_per_epoch = len(_epoch_batches(corpus, cfg, 0))
+    total = steps_per_epoch * cfg.epochs
+    warm = max(1, int(cfg.warmup * total))
+
+    def lr_factor(step: int) -> float:
+        if step < warm:
+            return (step + 1) / warm
+        return max(0.0, (total - step) / max(1, total - warm))
+
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_factor)
+    dev = dev_items(corpus, cfg.dev_per_source, cfg.seed)
+
+    ckpt = state_dir / "state.pt"
+    step, history = 0, []
+    best_epoch, best_score = -1, -1.0
+    if ckpt.exists():
+        st = torch.load(ckpt, weights_only=False)
+        net.load_state_dict(st["model"])
+        opt.load_state_dict(st["opt"])
+        sched.load_state_dict(st["sched"])
+        torch.set_rng_state(st["torch_rng"])
+        step, history = int(st["step"]), list(st["history"])
+        best_epoch, best_score = int(st["best_epoch"]), float(st["best_score"])
+        log(f"resuming at step {step} of {total}")
+
+    def save_state() -> None:
+        _atomic_save(
+            {
+                "model": net.state_dict(),
+                "opt": opt.state_dict(),
+                "sched": sched.state_dict(),
+                "torch_rng": torch.get_rng_state(),
+                "step": step,
+                "history": history,
+                "best_epoch": best_epoch,
+                "best_score": best_score,
+            },
+            ckpt,
+        )
+
+    ce = torch.nn.CrossEntropyLoss()
+    bar = tqdm(total=total, initial=step, disable=not show_progress, unit="step",
+               dynamic_ncols=True, desc="stance")
+    last_save = time.time()
+    running = None
+    tuner = ThreadTuner(os.cpu_count() or 1)
+    while step < total and (max_steps is None or step < max_steps):
+        epoch, pos = divmod(step, steps_per_epoch)
+        batches = _epoch_batches(corpus, cfg, epoch)
+        for b in batches[pos:]:
+            claims = [c for it in b for c in it.claims]
+            texts = [it.text for it in b for _ in (0, 1)]
+            y = torch.tensor([lab for it in b for lab in (it.label, flip(it.label))])
+            side_y = torch.tensor([it.label for it in b])
+            enc = encode(tok, claims, texts, cfg.max_len)
+            tuner.before_step()
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+                logits = net(**enc)
+            logits = logits.float()
+            loss = ce(logits, y)
+            if cfg.pair_weight:
+                lp = torch.log_softmax(logits, dim=-1)
+                la, lb = lp[0::2], lp[1::2]
+                z = torch.stack(
+                    [la[:, 0] + lb[:, 1], lb[:, 0] + la[:, 1], la[:, 2] + lb[:, 2]], dim=1
+                )
+                loss = loss + cfg.pair_weight * ce(z, side_y)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            opt.zero_grad(set_to_none=True)
+            tuner.after_step()
+            step += 1
+            lv = float(loss.detach())
+            running = lv if running is None else 0.98 * running + 0.02 * lv
+            bar.update(1)
+            bar.set_postfix(loss=f"{running:.3f}", epoch=epoch + 1, threads=tuner.current)
+            if time.time() - last_save > checkpoint_seconds:
+                save_state()
+                last_save = time.time()
+            if max_steps is not None and step >= max_steps:
+                save_state()
+                break
+        if step % steps_per_epoch == 0 and step > 0:
+            lp_a, lp_b = score_items(net, tok, dev, max_len=cfg.max_len, bf16=bf16)
+            sc = dev_scores(dev, lp_a, lp_b)
+            entry = {"epoch": step // steps_per_epoch, "step": step, "loss": running,
+                     **sc.summary(), "minutes": round((time.time() - t_start) / 60, 1)}
+            history.append(entry)
+            log(f"epoch {entry['epoch']}: dev mean side accuracy {sc.mean_side_accuracy:.2f} "
+                f"{json.dumps(entry['side_accuracy'])} none F1 {json.dumps(entry['none_f1'])}")
+            if sc.mean_side_accuracy > best_score:
+                best_score, best_epoch = sc.mean_side_accuracy, int(entry["epoch"])
+                _atomic_save(net.trained_state(), state_dir / "best.pt")
+            save_state()
+            last_save = time.time()
+    bar.close()
+    if best_epoch < 0:  # stopped before an epoch ended (max_steps): the current weights
+        _atomic_save(net.trained_state(), state_dir / "best.pt")
+        best_epoch = step // max(steps_per_epoch, 1)
+    net.load_state_dict(torch.load(state_dir / "best.pt", weights_only=False), strict=False)
+    lp_a, lp_b = score_items(net, tok, dev, max_len=cfg.max_len, bf16=False)
+    sc = dev_scores(dev, lp_a, lp_b)
+    temperature = fit_temperature(sc.logits, sc.target)
+    calibrated = softmax(sc.logits, temperature)
+    dev_summary = {
+        **sc.summary(),
+        "temperature": round(temperature, 4),
+        "ece": round(expected_calibration_error(calibrated, sc.target), 4),
+        "items": len(dev),
+    }
+    artifact = None
+    if out is not None:
+        from assistant.stance.artifact import write_artifact
+
+        card = {
+            "run_id": run_id,
+            "config": asdict(cfg),
+            "data": corpus.hashes,
+            "counts": corpus.counts(),
+            "history": history,
+            "best_epoch": best_epoch,
+            "dev": dev_summary,
+            "labels": list(LABELS),
+            "train_minutes": round((time.time() - t_start) / 60, 1),
+        }
+        artifact = write_artifact(net, base, out, temperature=temperature, card=card)
+    return TrainResult(
+        run_id, history, best_epoch, temperature, dev_summary,
+        time.time() - t_start, artifact, corpus.hashes, corpus.counts(),
+    )
+
+
+def steps_for(cfg: TrainConfig, corpus: Corpus) -> int:
+    return len(_epoch_batches(corpus, cfg, 0)) * cfg.epochs
+
+

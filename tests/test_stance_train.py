@@ -1,0 +1,98 @@
+"""``sphere train stance`` end to end on a tiny data set: artifact, card, resume after a kill."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.slow
+
+TOPICS = ("We should ban fireworks", "Homework should be abolished", "Zoos should be closed")
+PRO = ("it protects {x}", "the evidence shows {x} is harmful", "people are safer without {x}")
+CON = ("{x} brings joy to many", "there is no harm in {x}", "{x} is part of our culture")
+
+
+def _data(folder: Path) -> Path:
+    folder.mkdir()
+    rows = []
+    for t in TOPICS:
+        x = t.split()[-1]
+        for split in ("train", "dev"):
+            rows += [{"topic": t, "text": p.format(x=x), "label": "pro", "split": split}
+                     for p in PRO]
+            rows += [{"topic": t, "text": c.format(x=x), "label": "con", "split": split}
+                     for c in CON]
+    (folder / "arct.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return folder
+
+
+def _train(tmp: Path, data: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "assistant.cli", "train", "stance", "--data-dir", str(data),
+         "--sources", "arct", "--state-dir", str(tmp / "state"), "--out",
+         str(tmp / "out" / "m.safetensors"), "--no-progress", "--json", *extra],
+        capture_output=True, text=True, cwd=tmp, timeout=600,
+    )
+
+
+def test_train_writes_artifact_card_and_resumes(tmp_path: Path) -> None:
+    data = _data(tmp_path / "data")
+    first = _train(tmp_path, data, "--max-steps", "2")
+    assert first.returncode == 0, first.stderr
+    out = json.loads(first.stdout)
+    art = Path(out["artifact"])
+    card = json.loads(art.with_suffix(".json").read_text())
+    digest = hashlib.sha256((data / "arct.jsonl").read_bytes()).hexdigest()
+    assert card["data"] == {"arct.jsonl": digest}
+    assert card["sha256"] == hashlib.sha256(art.read_bytes()).hexdigest()
+    assert art.stat().st_size < 20_000_000
+    assert card["config"]["seed"] == 13
+    # the same command continues where it stopped
+    second = _train(tmp_path, data, "--max-steps", "4")
+    assert second.returncode == 0, second.stderr
+    assert "resuming at step 2" in second.stderr
+    assert json.loads(second.stdout)["run_id"] == out["run_id"]
+
+    from assistant.stance.model import StanceModel
+
+    model = StanceModel.load(art)
+    js = model.sides("Should fireworks be banned?", ("Ban fireworks.", "Keep fireworks."),
+                     ["Fireworks scare pets.", "Fireworks are fun."])
+    for j in js:
+        assert sum(j.p) == pytest.approx(1.0)
+    assert model.info()["sha256"] == card["sha256"]
+
+
+def test_train_survives_a_kill(tmp_path: Path) -> None:
+    data = _data(tmp_path / "data")
+    cmd = [sys.executable, "-m", "assistant.cli", "train", "stance", "--data-dir", str(data),
+           "--sources", "arct", "--state-dir", str(tmp_path / "state"), "--out",
+           str(tmp_path / "m.safetensors"), "--no-progress", "--checkpoint-seconds", "0",
+           "--epochs", "50"]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 300
+    states = list((tmp_path / "state").glob("*/state.pt"))
+    while not states and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.5)
+        states = list((tmp_path / "state").glob("*/state.pt"))
+    assert states, "no checkpoint was written"
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    again = _train(tmp_path, data, "--epochs", "50", "--max-steps", "1")
+    # the killed run had done at least one step: the rerun resumes past it and stops at once
+    assert again.returncode == 0, again.stderr
+    assert "resuming at step" in again.stderr
+    step = int(again.stderr.split("resuming at step ")[1].split()[0])
+    assert step >= 1
+    assert np.isfinite(json.loads(again.stdout)["dev"]["temperature"])
