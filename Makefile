@@ -7,7 +7,7 @@ DEMO := indexes/demo/manifest.json
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install run demo test test-fast lint bench clean
+.PHONY: install run demo test test-fast lint bench clean stance-model
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -41,6 +41,13 @@ test-fast: $(STAMP)
 
 bench: $(DEMO)
 	$(BIN)/sphere bench --json
+
+# retrain the shipped stance model (docs/STANCE_MODEL.md); resumes a killed run
+SHARED ?= ../shared/data
+stance-model: $(STAMP)
+	$(BIN)/sphere train stance --data-dir $(SHARED)/stance \
+		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
+		--out assistant/stance/weights/stance-minilm.safetensors
 
 clean:
 	rm -rf $(VENV) indexes/demo .pytest_cache .mypy_cache .ruff_cache

@@ -87,6 +87,22 @@ class SummarySettings(_Section):
     max_perspectives: int = Field(4, ge=1, le=20, description="per claim")
 
 
+class StanceSettings(_Section):
+    model: str = Field(
+        "bundled",
+        description="'bundled' (the stance model shipped with Sphere), a .safetensors "
+        "artifact from `sphere train stance`, or 'off' (sides from the claim margin)",
+    )
+    min_confidence: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="a document goes under a claim only when the model gives that claim "
+        "at least this probability; below, it takes no side and is not cited",
+    )
+    documents: int = Field(20, ge=0, le=200, description="top documents retrieval judges")
+
+
 class IndexSettings(_Section):
     flat_threshold: int = Field(
         200_000, ge=0, description="passages above which an approximate FAISS index is built"
@@ -115,6 +131,7 @@ class Settings(_Section):
     chunking: ChunkSettings = Field(default_factory=ChunkSettings)  # type: ignore[arg-type]
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)  # type: ignore[arg-type]
     summary: SummarySettings = Field(default_factory=SummarySettings)  # type: ignore[arg-type]
+    stance: StanceSettings = Field(default_factory=StanceSettings)  # type: ignore[arg-type]
     index: IndexSettings = Field(default_factory=IndexSettings)  # type: ignore[arg-type]
     ui: UISettings = Field(default_factory=UISettings)
 

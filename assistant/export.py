@@ -75,23 +75,24 @@ class _Footnotes:
     """Numbers citations ``[^n]`` across a document; one note per cited passage and quote."""
 
     next_number: int = 1
-    pending: list[tuple[int, Reference]] = field(default_factory=list)
+    pending: list[tuple[int, Reference, str]] = field(default_factory=list)
     _seen: dict[tuple[str, int, str], int] = field(default_factory=dict)
     copies: dict[str, list[str]] = field(default_factory=dict)  # doc_id -> same-text documents
 
-    def cite(self, ref: Reference) -> str:
+    def cite(self, ref: Reference, side: str = "") -> str:
         key = (ref.doc_id, ref.passage_id, ref.quote)
         n = self._seen.get(key)
         if n is None:
             n = self.next_number
             self.next_number += 1
             self._seen[key] = n
-            self.pending.append((n, ref))
+            self.pending.append((n, ref, side))
         return f"[^{n}]"
 
     def flush(self) -> list[str]:
         lines = [
-            f"[^{n}]: {_reference(ref, self.copies.get(ref.doc_id, []))}" for n, ref in self.pending
+            f"[^{n}]: {_reference(ref, self.copies.get(ref.doc_id, []), side)}"
+            for n, ref, side in self.pending
         ]
         self.pending = []
         return lines
@@ -101,7 +102,7 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else text + "."
 
 
-def _reference(ref: Reference, copies: list[str] | None = None) -> str:
+def _reference(ref: Reference, copies: list[str] | None = None, side: str = "") -> str:
     parts = [_sentence(md_text(ref.title or ref.doc_id))]
     if ref.source:
         parts.append(_sentence(md_text(ref.source)))
@@ -119,6 +120,8 @@ def _reference(ref: Reference, copies: list[str] | None = None) -> str:
         parts.append(f"(verified{how}, support {ref.support:.2f})")
     else:
         parts.append("(not verified)")
+    if ref.stance is not None and side in SIDE_LABEL:
+        parts.append(f"Stance: supports the {SIDE_LABEL[side]} claim · {ref.stance:.2f}.")
     parts.append(f"Document {md_code(ref.doc_id)}.")
     if copies:
         parts.append(f"Same passage also in {', '.join(md_code(c) for c in copies)}.")
@@ -145,7 +148,7 @@ def _claims(result: TurnResult, notes: _Footnotes) -> list[str]:
             heading += ": " + md_text(claim.claim)
         out += [f"### {heading}", ""]
         for p in claim.perspectives:
-            cites = "".join(notes.cite(r) for r in p.references)
+            cites = "".join(notes.cite(r, claim.side) for r in p.references)
             out.append(f"- {md_text(p.text) or '(no text)'}{cites}")
         if claim.perspectives:
             out.append("")
@@ -184,6 +187,16 @@ def _balance(result: TurnResult) -> list[str]:
             out.append(f"  - {label}{source} ({ident})" if label else f"  - {ident}{source}")
     else:
         out.append("- Retrieved but not cited: none")
+    if balance.no_side_doc_ids:
+        docs = _titles(result)
+        out.append(
+            f"- Taking neither side, by the stance model ({len(balance.no_side_doc_ids)}):"
+        )
+        for doc_id in balance.no_side_doc_ids:
+            hit = docs.get(doc_id)
+            label = md_text(hit.title) if hit and hit.title.strip() else ""
+            ident = md_code(doc_id)
+            out.append(f"  - {label} ({ident})" if label else f"  - {ident}")
     return [*out, ""]
 
 

@@ -117,6 +117,9 @@ class DocumentHit:
     # doc_ids of documents with the same best passage (copies of this one) that the
     # ``sphere`` retriever folded into this hit instead of listing them again
     copies: list[str] = field(default_factory=list)
+    # the stance model's judgment of the best passage against the plan's two claims
+    # (assistant.stance): {"side": "pro" | "con" | "none", "p": [P(pro), P(con), P(neither)]}
+    stance: dict[str, Any] | None = None
 
     @property
     def best_passage(self) -> PassageHit | None:
@@ -276,6 +279,9 @@ class Reference:
     support: float = 0.0  # verifier's support score in [0, 1]
     verified: bool = False
     check: str = ""  # how it was verified: quote | similarity | model
+    # the stance model's probability that the document supports the claim it is cited
+    # under (None: no stance model ran)
+    stance: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -350,12 +356,16 @@ class BalanceReport:
     sides: list[SideBalance] = field(default_factory=list)
     lopsidedness: float = 0.0
     unused_doc_ids: list[str] = field(default_factory=list)
+    # summarized documents the stance model placed under neither claim (they take no
+    # side, or it could not tell which) and that are therefore not cited
+    no_side_doc_ids: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "sides": [s.to_dict() for s in self.sides],
             "lopsidedness": self.lopsidedness,
             "unused_doc_ids": list(self.unused_doc_ids),
+            "no_side_doc_ids": list(self.no_side_doc_ids),
         }
 
     @classmethod
@@ -364,6 +374,7 @@ class BalanceReport:
             sides=[_from_dict(SideBalance, s) for s in data.get("sides", [])],
             lopsidedness=float(data.get("lopsidedness", 0.0)),
             unused_doc_ids=list(data.get("unused_doc_ids", [])),
+            no_side_doc_ids=list(data.get("no_side_doc_ids", [])),
         )
 
 

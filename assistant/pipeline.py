@@ -11,6 +11,12 @@ The language model is loaded in the constructor when ``settings.llm.use`` is
 not ``never`` (so a missing GGUF fails at once with a clear
 :class:`~assistant.errors.ModelError`); with ``never`` no model is loaded and
 every stage takes its deterministic path.
+
+The stance model (:mod:`assistant.stance`, ``settings.stance``) decides which
+claim a document stands under wherever a side is decided: the retriever's side
+assignment of the most relevant documents, the summarizer's placement of
+documents and perspectives and its choice of evidence sentence, and the
+verifier's side check. ``stance.model: off`` leaves the claim margin to do it.
 """
 
 from __future__ import annotations
@@ -57,6 +63,16 @@ def summary_path(settings: Settings, have_model: bool) -> str:
     return path
 
 
+def load_stance(settings: Settings) -> Any:
+    """The configured stance model (shared in the process), or None for ``off``."""
+    choice = settings.stance.model.strip()
+    if choice.lower() == "off":
+        return None
+    from assistant.stance.model import shared_model
+
+    return shared_model(None if choice.lower() == "bundled" else Path(choice).expanduser())
+
+
 class Pipeline:
     """One index, one embedder, optionally one language model; ``run`` answers questions."""
 
@@ -68,8 +84,10 @@ class Pipeline:
         *,
         backend: Any = None,
         retriever: Any = None,
+        stance: Any = None,
     ) -> None:
         self.settings = settings
+        self.stance = stance
         self.index = index
         self.index_name: str = getattr(index, "name", "")
         self.embedder = embedder
@@ -79,9 +97,16 @@ class Pipeline:
         # (bounded: cleared when it grows past SENTENCE_CACHE_DOCS documents)
         self._sentence_cache: dict[str, Any] = {}
         if retriever is None:
-            from assistant.retrieval.retriever import Retriever
+            from dataclasses import replace
 
-            retriever = Retriever(index, embedder, settings.retrieval)
+            from assistant.retrieval.retriever import Retriever, params_from_settings
+
+            params = replace(
+                params_from_settings(settings.retrieval),
+                stance_docs=settings.stance.documents,
+                stance_min_confidence=settings.stance.min_confidence,
+            )
+            retriever = Retriever(index, embedder, settings.retrieval, params=params, stance=stance)
         self.retriever = retriever
 
     # ------------------------------------------------------------------ construction
@@ -100,6 +125,7 @@ class Pipeline:
         index = Index.open(Path(settings.index_dir), name, embedder_name=embedder.name)
         backend = None
         try:
+            stance = load_stance(settings)
             if settings.llm.use != "never":
                 from assistant.llm import load_backend
 
@@ -107,7 +133,7 @@ class Pipeline:
         except BaseException:
             index.close()
             raise
-        return cls(settings, index, embedder, backend=backend)
+        return cls(settings, index, embedder, backend=backend, stance=stance)
 
     @property
     def prompts(self) -> Any:
@@ -207,6 +233,7 @@ class Pipeline:
             progress=say,
             cancel=cancel,
             sentence_cache=self._sentence_cache,
+            stance=self.stance,
         )
         times["summarize"] = time.perf_counter() - t
         if cancel is not None and cancel.is_set():
@@ -220,9 +247,11 @@ class Pipeline:
             VerifyOptions(),
             sentence_vecs=draft.sentence_vecs,
             cancel=cancel,
+            stance=draft.stance,
+            stance_min=options.stance_min_confidence,
         )
         summary.balance = balance_report(
-            summary, [h.doc_id for side in SIDES for h in hits.get(side, [])]
+            summary, [h.doc_id for side in SIDES for h in hits.get(side, [])], draft.no_side
         )
         if report.removed:
             summary.notes.append(
@@ -252,6 +281,7 @@ class Pipeline:
             groups=s.groups,
             documents=s.documents,
             max_perspectives=s.max_perspectives,
+            stance_min_confidence=self.settings.stance.min_confidence,
             path="model"
             if summary_path(self.settings, self.backend is not None) == "model"
             else "deterministic",
@@ -293,6 +323,8 @@ class Pipeline:
                 info["gguf"] = b["model"]
             if "sha256" in b:
                 info["sha256"] = b["sha256"]
+        if self.stance is not None:
+            info["stance"] = self.stance.info()
         return info
 
     def close(self) -> None:

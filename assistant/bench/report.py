@@ -39,28 +39,59 @@ ASK_QUESTIONS = (
 
 
 def run_ask_bench(settings: Any, questions: Sequence[str], index: str = "demo") -> dict[str, Any]:
+    """Each question answered with the stance model and without it, in one process.
+
+    The two runs of a question alternate (without first), the stance cache is
+    cleared before every run with it, so its cost is paid in full each time;
+    ``stance_ratio`` is mean seconds with / without, ``stance_seconds`` the
+    time inside the stance network.
+    """
     from assistant.pipeline import Pipeline
 
     t = time.perf_counter()
     pipe = Pipeline.from_settings(settings, index)
     load = time.perf_counter() - t
+    stance = pipe.stance
     runs: list[dict[str, Any]] = []
+    plain: list[dict[str, Any]] = []
     try:
         for q in questions:
-            t = time.perf_counter()
-            result = pipe.run(q)
-            runs.append(
-                {"question": q, "seconds": time.perf_counter() - t, "timings": result.timings}
-            )
+            for with_stance in (False, True) if stance is not None else (False,):
+                pipe.stance = pipe.retriever.stance = stance if with_stance else None
+                spent = 0.0
+                if stance is not None:
+                    stance.clear_cache()
+                    spent = stance.seconds
+                t = time.perf_counter()
+                result = pipe.run(q)
+                row = {
+                    "question": q,
+                    "seconds": time.perf_counter() - t,
+                    "timings": result.timings,
+                }
+                if with_stance:
+                    row["stance_seconds"] = round(stance.seconds - spent, 4)
+                (runs if with_stance or stance is None else plain).append(row)
     finally:
+        pipe.stance = pipe.retriever.stance = stance
         pipe.close()
-    return {
+
+    def mean(rows: list[dict[str, Any]]) -> float:
+        return sum(float(r["seconds"]) for r in rows) / max(len(rows), 1)
+
+    out = {
         "index": index,
         "load_seconds": load,
         "runs": runs,
-        "mean_seconds": sum(float(r["seconds"]) for r in runs) / max(len(runs), 1),
+        "mean_seconds": mean(runs),
         "peak_rss_mb": peak_rss_mb(),
     }
+    if stance is not None:
+        out["runs_without_stance"] = plain
+        out["mean_seconds_without_stance"] = mean(plain)
+        out["stance_ratio"] = round(mean(runs) / max(mean(plain), 1e-9), 3)
+        out["stance_added_seconds"] = round(mean(runs) - mean(plain), 3)
+    return out
 
 
 @click.command("ask")
@@ -77,6 +108,12 @@ def ask_bench_command(ctx: Context, index_name: str, as_json: bool) -> None:
     for r in result["runs"]:
         click.echo(f"{r['seconds']:6.1f} s  {r['question']}")
     click.echo(f"mean {result['mean_seconds']:.1f} s, peak RSS {result['peak_rss_mb']:.0f} MB")
+    if "stance_ratio" in result:
+        click.echo(
+            f"without the stance model {result['mean_seconds_without_stance']:.1f} s "
+            f"(with / without {result['stance_ratio']:.2f}, "
+            f"+{result['stance_added_seconds']:.2f} s)"
+        )
 
 
 class BenchPartError(SphereError):

@@ -85,6 +85,9 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
     click.echo(f"  index {info.index or '-'} · embedder {info.embedder or '-'}")
     if info.model.get("path"):
         click.echo(f"  model {info.model['path']} (sha256 {info.model.get('sha256') or '?'})")
+    stance = info.model.get("stance")
+    if isinstance(stance, dict) and stance.get("path"):
+        click.echo(f"  stance model {stance['path']} (sha256 {stance.get('sha256') or '?'})")
     click.echo(f"  created {info.created} · updated {info.updated} · {info.turns} turns")
     for n, t in enumerate(turns, 1):
         click.echo("")

@@ -104,5 +104,5 @@ def train_stance_command(
         click.echo(json.dumps(summary))
         return
     click.echo(f"wrote {result.artifact} (epoch {result.best_epoch}, "
-               f"dev mean side accuracy {result.dev['mean_side_accuracy']}, "
+               f"dev score {result.dev['score']}, "
                f"temperature {result.dev['temperature']}, {summary['minutes']} min)")

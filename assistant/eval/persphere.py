@@ -218,6 +218,7 @@ def run_persphere(
     from assistant.embed import embedder_from_settings
     from assistant.eval.cache import embed_cached
     from assistant.index.search import search
+    from assistant.pipeline import load_stance
     from assistant.retrieval.retriever import Retriever, query_texts
 
     settings = settings or Settings()  # type: ignore[call-arg]
@@ -260,10 +261,17 @@ def run_persphere(
             vecs = embed_cached(embedder, texts, settings.cache_dir)
             row = {t: i for i, t in enumerate(texts)}
 
+            stance = load_stance(settings)
+
             def run(
                 plans: list[QueryPlan], params: Any, which: Sequence[int], how: str = "score"
             ) -> list[Ranking]:
-                r = Retriever(index, embedder, retriever.settings, params=params)
+                params = replace(
+                    params,
+                    stance_docs=settings.stance.documents,
+                    stance_min_confidence=settings.stance.min_confidence,
+                )
+                r = Retriever(index, embedder, retriever.settings, params=params, stance=stance)
                 out: list[Ranking] = [[] for _ in plans]
                 for i in which:
                     qv = vecs[[row[t] for t in query_texts(plans[i])]]

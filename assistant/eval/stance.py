@@ -15,7 +15,9 @@
   its opposite; ``tasks`` per official split, ``methods`` on the test split
   (the model trained on the train split and was chosen on dev);
 * a **stance JSONL** in the shared format (``topic``, ``text``, ``label``):
-  rows of ``--split`` (default ``test``), per source in ``tasks``.
+  rows of ``--split`` (default ``test``), per source in ``tasks``; ``dev`` is
+  the dev split training chose on (a source without one: the tenth of its
+  train groups training held out, :func:`~assistant.stance.corpus.split_rows`).
 
 Methods:
 
@@ -168,7 +170,9 @@ def perspectrum_cases(data: Path, pool: Path | None) -> list[Case]:
 
 
 def stance_cases(data: Path, split: str) -> list[Case]:
-    rows = [r for r in read_stance_jsonl(data) if split == "all" or r.split == split]
+    from assistant.stance.corpus import split_rows
+
+    rows = split_rows(read_stance_jsonl(data), split)
     if not rows:
         raise DataError(
             f"{data} has no rows in split {split!r}", hint="use --split train|dev|test|all"

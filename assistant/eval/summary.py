@@ -232,7 +232,7 @@ def run_summary_eval(
 ) -> dict[str, Any]:
     """Run the benchmark; return the report object (module docstring)."""
     from assistant.embed import embedder_from_settings
-    from assistant.pipeline import AUTO_PATH, Pipeline
+    from assistant.pipeline import AUTO_PATH, Pipeline, load_stance
     from assistant.understand import understand
 
     say = progress or (lambda _m: None)
@@ -247,7 +247,7 @@ def run_summary_eval(
         from assistant.llm import load_backend
 
         backend = load_backend(settings.llm)
-    pipe = Pipeline(settings, index, embedder, backend=backend)
+    pipe = Pipeline(settings, index, embedder, backend=backend, stance=load_stance(settings))
 
     def embed(texts: list[str]) -> np.ndarray:
         v = np.asarray(embedder.encode(texts), dtype=np.float32)

@@ -121,6 +121,10 @@ class SphereParams:
     collapse_copies: bool = True  # a document whose best passage repeats a listed one's is
     # folded into that hit (DocumentHit.copies) instead of taking a place of its own
     min_relevance: float = 0.4  # keep documents whose topic score ≥ this × the best one's
+    # the stance model (when given) decides the side of this many most relevant documents
+    stance_docs: int = 20
+    # ... when its probability for the side reaches this; else the claim margin decides
+    stance_min_confidence: float = 0.5
 
 
 def params_from_settings(settings: RetrievalSettings) -> SphereParams:
@@ -226,9 +230,12 @@ class Retriever:
         settings: RetrievalSettings | None = None,
         *,
         params: SphereParams | None = None,
+        stance: Any = None,
     ) -> None:
         self.index = index
         self.embedder = embedder
+        # a StanceModel (assistant.stance.model), or None: sides from the claim margin only
+        self.stance = stance
         self.settings = settings or RetrievalSettings()  # type: ignore[call-arg]
         self.params = params or params_from_settings(self.settings)
         # what the last retrieval's constraints left too thin (for Summary.notes)
@@ -419,6 +426,9 @@ class Retriever:
             doc_ch["constraints"][np.searchsorted(rows, checked.rows)] = checked.boost
         # side assignment and per-side scores
         side_of = self._assign(doc_ch, pq, len(rows), k)
+        stance_of: dict[int, dict[str, Any]] = {}
+        if self.stance is not None and pq.two_sided and len(rows):
+            stance_of = self._stance_sides(plan, pq, pool, rows, doc_ch, ch, keep_mask, side_of)
         hits: dict[Side, list[DocumentHit]] = {"pro": [], "con": []}
         chosen: dict[Side, tuple[np.ndarray, dict[int, float]]] = {}
         copies: dict[int, list[int]] = {}
@@ -450,7 +460,7 @@ class Retriever:
                 order = top[mmr(rel, emb, k, self.settings.mmr_lambda)]
             chosen[side] = (order[:k], fused)
         if chosen:
-            hits.update(self._hydrate(pool, ch, rows, doc_ch, chosen, copies))
+            hits.update(self._hydrate(pool, ch, rows, doc_ch, chosen, copies, stance_of))
         if plan.constraints:
             per_side = {s: int(((side_of == i) & keep_mask).sum()) for i, s in enumerate(SIDES)}
             self.last_notes = checked.notes(per_side if pq.two_sided else None)
@@ -569,6 +579,57 @@ class Retriever:
         doc_ch["side_margin"] = margin
         return (margin > 0).astype(np.int64)
 
+    def _stance_sides(
+        self,
+        plan: QueryPlan,
+        pq: PlanQueries,
+        pool: _Pool,
+        rows: np.ndarray,
+        doc_ch: dict[str, np.ndarray],
+        ch: dict[str, np.ndarray],
+        keep_mask: np.ndarray,
+        side_of: np.ndarray,
+    ) -> dict[int, dict[str, Any]]:
+        """The stance model's side for the most relevant documents (module step 6).
+
+        The ``stance_docs`` kept documents most relevant to the topic (their own
+        score) are judged from the sentences of their best passage against the
+        two side texts (:meth:`~assistant.stance.model.StanceModel.document_sides`);
+        where the model's probability for a claim reaches ``stance_min_confidence``
+        the document goes to that side, overriding the claim margin. In place on
+        ``side_of``; returns pool document index → {"side", "p"} for the hits.
+        """
+        from assistant.summarize.evidence import sentence_spans
+
+        p = self.params
+        relevance = doc_ch.get("relevance", doc_ch["topic"])
+        cand = np.flatnonzero(keep_mask)
+        top = cand[np.argsort(-relevance[cand], kind="stable")][: p.stance_docs]
+        if not len(top):
+            return {}
+        best = _best_passage_each(pool.doc_rows, ch["topic"])
+        pids = pool.pids[best[top]].tolist()
+        texts = self.index.passage_texts(pids)
+        sentences: list[str] = []
+        owner: list[int] = []
+        for j, pid in enumerate(pids):
+            t = texts.get(int(pid), "")
+            for s, e in sentence_spans(t) if t.strip() else []:
+                sentences.append(t[s:e])
+                owner.append(j)
+        claims = (pq.sides["pro"][0], pq.sides["con"][0])
+        question = plan.question or plan.root_query or pq.topic[0]
+        judged, _probs = self.stance.document_sides(question, claims, sentences, owner, len(top))
+        out: dict[int, dict[str, Any]] = {}
+        for j, i in enumerate(top.tolist()):
+            jd = judged[j]
+            side = "none"
+            if jd.side != 2 and jd.confidence >= p.stance_min_confidence:
+                side_of[i] = jd.side
+                side = SIDES[jd.side]
+            out[i] = {"side": side, "p": [round(x, 4) for x in jd.p]}
+        return out
+
     def _hydrate(
         self,
         pool: _Pool,
@@ -577,6 +638,7 @@ class Retriever:
         doc_ch: dict[str, np.ndarray],
         chosen: dict[Side, tuple[np.ndarray, dict[int, float]]],
         copies: dict[int, list[int]] | None = None,
+        stance_of: dict[int, dict[str, Any]] | None = None,
     ) -> dict[Side, list[DocumentHit]]:
         """Documents, evidence passages and per-method scores of each side's chosen rows.
 
@@ -618,9 +680,15 @@ class Retriever:
                         for c in copies.get(j, [])
                         if int(rows[c]) in fetched[0]
                     ]
+            judged = {
+                fetched[0][int(rows[j])].doc_id: stance_of[j]
+                for j in order.tolist()
+                if stance_of and j in stance_of and int(rows[j]) in fetched[0]
+            }
             for h in hits:
                 h.side = side
                 h.scores["fused"] = h.score
+                h.stance = judged.get(h.doc_id)
             out[side] = hits
         return out
 

@@ -14,9 +14,13 @@ Each training item is a text with a claim **and its opposite**
 (:class:`Item`): the two claims Sphere's parser makes of the topic, or — for a
 share ``abstract_rate`` of items — a short headline pair ("For." / "Against.",
 "Yes." / "No.") framed with the topic, so the model learns to read a claim
-in the light of its question, as PerSphere's headline claims must be read. A
-share ``offtopic_rate`` of items pairs a text with another topic of its
-source and is labelled "neither".
+in the light of its question, as PerSphere's headline claims must be read;
+for a share ``viewpoint_rate``, two short texts of the same topic that take
+opposite sides ("Uniforms hide differences in wealth." / "Uniforms stifle
+self-expression."), so the model learns to place a text beside the one of two
+opposing *viewpoints* it agrees with — two claims that are not each other's
+negation, as an answer's claims often are. A share ``offtopic_rate`` of items
+pairs a text with another topic of its source and is labelled "neither".
 """
 
 from __future__ import annotations
@@ -34,12 +38,14 @@ from assistant.stance.data import (
     Row,
     claim_pair,
     file_sha256,
+    flip,
     frame,
     read_perspectrum,
     read_stance_jsonl,
 )
 
 NONE = LABEL_ID["none"]
+VIEWPOINT_MAX_WORDS = 25  # a viewpoint used as a claim is a short statement
 SOURCES = (
     "ibm_argq30k",
     "ibm_claim_stance",
@@ -96,6 +102,20 @@ def _held_out(group: str, share: float = 0.1) -> bool:
     return h / 0xFFFFFFFF < share
 
 
+def split_rows(rows: Sequence[Row], split: str) -> list[Row]:
+    """The rows of ``split`` as training sees it: a source without a ``dev`` split
+    gives one tenth of its ``train`` groups to ``dev`` (and keeps the rest in ``train``)."""
+    has_dev = any(r.split == "dev" for r in rows)
+    out = []
+    for r in rows:
+        s = r.split
+        if s == "train" and not has_dev and _held_out(r.group):
+            s = "dev"
+        if split in ("all", s):
+            out.append(r)
+    return out
+
+
 def load_corpus(
     stance_dir: Path, perspectrum: Path | None, sources: Sequence[str] = SOURCES
 ) -> Corpus:
@@ -115,12 +135,8 @@ def load_corpus(
             )
         rows = read_stance_jsonl(path)
         corpus.hashes[path.name] = file_sha256(path)
-        has_dev = any(r.split == "dev" for r in rows)
-        for r in rows:
-            if r.split == "train":
-                (corpus.dev if not has_dev and _held_out(r.group) else corpus.train).append(r)
-            elif r.split == "dev":
-                corpus.dev.append(r)
+        corpus.train += split_rows(rows, "train")
+        corpus.dev += split_rows(rows, "dev")
     if perspectrum is not None:
         rows = read_perspectrum(perspectrum)
         for p in (perspectrum, perspectrum.with_name("perspective_pool_v1.0.json"),
@@ -140,11 +156,15 @@ def make_items(
     *,
     abstract_rate: float = 0.0,
     offtopic_rate: float = 0.0,
+    viewpoint_rate: float = 0.0,
 ) -> list[Item]:
     """One :class:`Item` per row, in order (see the module docstring)."""
     topics: dict[str, list[str]] = defaultdict(list)
+    sided: dict[tuple[str, str], tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
     for r in rows:
         topics[r.source].append(r.topic)
+        if r.label != NONE and len(r.text.split()) <= VIEWPOINT_MAX_WORDS:
+            sided[(r.source, r.topic)][r.label].append(r.text)
     uniq = {s: sorted(set(t)) for s, t in topics.items()}
     out: list[Item] = []
     for r in rows:
@@ -153,12 +173,30 @@ def make_items(
             other = rng.choice(uniq[r.source])
             if other != topic:
                 topic, label = other, NONE
-        if abstract_rate and rng.random() < abstract_rate:
+        views = viewpoints(sided.get((r.source, topic)), r.text, rng) if viewpoint_rate else None
+        if views is not None and rng.random() < viewpoint_rate:
+            a, b = views
+            if rng.random() < 0.5:  # either order: the pro viewpoint is not always first
+                a, b, label = b, a, flip(label)
+        elif abstract_rate and rng.random() < abstract_rate:
             a, b = rng.choice(ABSTRACT_PAIRS)
         else:
             a, b = claim_pair(topic)
         out.append(Item(topic, a, b, r.text, label, r.source))
     return out
+
+
+def viewpoints(
+    sided: tuple[list[str], list[str]] | None, text: str, rng: random.Random
+) -> tuple[str, str] | None:
+    """A (pro, con) pair of other short texts of the topic, or None if it has none."""
+    if sided is None:
+        return None
+    pro = [t for t in sided[0] if t != text]
+    con = [t for t in sided[1] if t != text]
+    if not pro or not con:
+        return None
+    return rng.choice(pro), rng.choice(con)
 
 
 def sample_rows(

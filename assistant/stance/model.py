@@ -20,6 +20,7 @@ for bit.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -72,6 +73,9 @@ class StanceModel:
         self._cache: OrderedDict[tuple[str, str, int], np.ndarray] = OrderedDict()
         self._cache_size = 20000
         self._lock = threading.Lock()
+        # seconds spent in the network and texts judged (cache misses), for benchmarks
+        self.seconds = 0.0
+        self.judged = 0
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -120,6 +124,7 @@ class StanceModel:
                     self._cache.move_to_end((claims[i], texts[i], max_len))
                     out[i] = hit
         if todo:
+            t0 = time.perf_counter()
             lp = predict(
                 self.net,
                 self.tokenizer,
@@ -128,6 +133,8 @@ class StanceModel:
                 max_len=max_len,
             ).numpy()
             probs = np.exp(lp.astype(np.float64))
+            self.seconds += time.perf_counter() - t0
+            self.judged += len(todo)
             with self._lock:
                 for j, i in enumerate(todo):
                     out[i] = probs[j]
@@ -135,6 +142,10 @@ class StanceModel:
                 while len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
         return out
+
+    def clear_cache(self) -> None:
+        with self._lock:
+            self._cache.clear()
 
     def side_logits(
         self,

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from assistant.stance.corpus import SOURCES, Corpus, Item, load_corpus, make_items, sample_rows
-from assistant.stance.data import LABELS, flip
+from assistant.stance.data import LABELS, claim_pair, flip
 from assistant.stance.side import (
     NONE,
     expected_calibration_error,
@@ -72,6 +72,7 @@ class TrainConfig:
     pair_weight: float = 1.0
     abstract_rate: float = 0.2
     offtopic_rate: float = 0.05
+    viewpoint_rate: float = 0.0
     dev_per_source: int = 600
     precision: str = "bf16"  # bf16 autocast where the CPU has it natively, else fp32
 
@@ -109,16 +110,37 @@ def bf16_native() -> bool:
         return False
 
 
-def dev_items(corpus: Corpus, per_source: int, seed: int) -> list[Item]:
+def dev_items(corpus: Corpus, per_source: int, seed: int) -> dict[str, list[Item]]:
+    """The dev items, by claim form: ``claims`` (the two claims the parser makes of the
+    topic) and ``viewpoints`` (two short dev texts of the topic taking opposite sides)."""
     rng = random.Random(seed + 7)
     by: dict[str, list[Any]] = defaultdict(list)
     for r in corpus.dev:
         by[r.source].append(r)
     rows = []
+    views: list[Item] = []
     for s in sorted(by):
         rs = by[s]
         rows += rng.sample(rs, per_source) if len(rs) > per_source else rs
-    return make_items(rows, rng)
+        vi = [
+            it
+            for it in make_items(rs, random.Random(seed + 11), viewpoint_rate=1.0)
+            if (it.a, it.b) != claim_pair(it.question) and it.label != NONE
+        ]
+        views += rng.sample(vi, per_source) if len(vi) > per_source else vi
+    return {"claims": make_items(rows, rng), "viewpoints": views}
+
+
+def evaluate_dev(
+    net: Any, tok: Any, dev: dict[str, list[Item]], *, max_len: int, bf16: bool
+) -> tuple[float, dict[str, DevScores]]:
+    """(selection score, scores per claim form): the mean over claim forms of the mean
+    side accuracy over sources."""
+    scores = {}
+    for form, items in dev.items():
+        lp_a, lp_b = score_items(net, tok, items, max_len=max_len, bf16=bf16)
+        scores[form] = dev_scores(items, lp_a, lp_b)
+    return float(np.mean([s.mean_side_accuracy for s in scores.values()])), scores
 
 
 def score_items(
@@ -171,7 +193,11 @@ def _epoch_batches(corpus: Corpus, cfg: TrainConfig, epoch: int) -> list[list[It
     rng = random.Random(cfg.seed * 1009 + epoch)
     rows = sample_rows(corpus.train, cfg.caps, rng)
     items = make_items(
-        rows, rng, abstract_rate=cfg.abstract_rate, offtopic_rate=cfg.offtopic_rate
+        rows,
+        rng,
+        abstract_rate=cfg.abstract_rate,
+        offtopic_rate=cfg.offtopic_rate,
+        viewpoint_rate=cfg.viewpoint_rate,
     )
     return _batches(items, cfg.batch, rng)
 
@@ -382,15 +408,17 @@ def train(
                 save_state()
                 break
         if step % steps_per_epoch == 0 and step > 0:
-            lp_a, lp_b = score_items(net, tok, dev, max_len=cfg.max_len, bf16=bf16)
-            sc = dev_scores(dev, lp_a, lp_b)
-            entry = {"epoch": step // steps_per_epoch, "step": step, "loss": running,
-                     **sc.summary(), "minutes": round((time.time() - t_start) / 60, 1)}
+            score, by_form = evaluate_dev(net, tok, dev, max_len=cfg.max_len, bf16=bf16)
+            done = step // steps_per_epoch
+            entry = {"epoch": done, "step": step, "loss": running,
+                     "score": round(score, 2),
+                     **{form: sc.summary() for form, sc in by_form.items()},
+                     "minutes": round((time.time() - t_start) / 60, 1)}
             history.append(entry)
-            log(f"epoch {entry['epoch']}: dev mean side accuracy {sc.mean_side_accuracy:.2f} "
-                f"{json.dumps(entry['side_accuracy'])} none F1 {json.dumps(entry['none_f1'])}")
-            if sc.mean_side_accuracy > best_score:
-                best_score, best_epoch = sc.mean_side_accuracy, int(entry["epoch"])
+            log(f"epoch {done}: dev score {score:.2f} "
+                + json.dumps({f: e for f, e in entry.items() if f in dev}))
+            if score > best_score:
+                best_score, best_epoch = score, done
                 _atomic_save(net.trained_state(), state_dir / "best.pt")
             save_state()
             last_save = time.time()
@@ -399,15 +427,17 @@ def train(
         _atomic_save(net.trained_state(), state_dir / "best.pt")
         best_epoch = step // max(steps_per_epoch, 1)
     net.load_state_dict(torch.load(state_dir / "best.pt", weights_only=False), strict=False)
-    lp_a, lp_b = score_items(net, tok, dev, max_len=cfg.max_len, bf16=False)
-    sc = dev_scores(dev, lp_a, lp_b)
-    temperature = fit_temperature(sc.logits, sc.target)
-    calibrated = softmax(sc.logits, temperature)
+    score, by_form = evaluate_dev(net, tok, dev, max_len=cfg.max_len, bf16=False)
+    logits = np.concatenate([sc.logits for sc in by_form.values()])
+    target = np.concatenate([sc.target for sc in by_form.values()])
+    temperature = fit_temperature(logits, target)
+    calibrated = softmax(logits, temperature)
     dev_summary = {
-        **sc.summary(),
+        "score": round(score, 2),
+        **{form: sc.summary() for form, sc in by_form.items()},
         "temperature": round(temperature, 4),
-        "ece": round(expected_calibration_error(calibrated, sc.target), 4),
-        "items": len(dev),
+        "ece": round(expected_calibration_error(calibrated, target), 4),
+        "items": {form: len(items) for form, items in dev.items()},
     }
     artifact = None
     if out is not None:

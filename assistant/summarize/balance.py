@@ -26,8 +26,14 @@ def lopsidedness(n_pro: int, n_con: int) -> float:
     return abs(n_pro - n_con) / total if total else 0.0
 
 
-def balance_report(summary: Summary, retrieved_doc_ids: Iterable[str]) -> BalanceReport:
-    """Count what each side of ``summary`` rests on; list retrieved documents not used."""
+def balance_report(
+    summary: Summary, retrieved_doc_ids: Iterable[str], no_side: Iterable[str] = ()
+) -> BalanceReport:
+    """Count what each side of ``summary`` rests on; list retrieved documents not used.
+
+    ``no_side`` are the summarized documents the stance model placed under
+    neither claim; they are counted apart (``no_side_doc_ids``), not as unused.
+    """
     sides = []
     cited_all: set[str] = set()
     for side in SIDES:
@@ -49,9 +55,13 @@ def balance_report(summary: Summary, retrieved_doc_ids: Iterable[str]) -> Balanc
                 perspectives=sum(len(c.perspectives) for c in claims),
             )
         )
-    unused = [d for d in dict.fromkeys(retrieved_doc_ids) if d not in cited_all]
+    neither = [d for d in dict.fromkeys(no_side) if d not in cited_all]
+    unused = [
+        d for d in dict.fromkeys(retrieved_doc_ids) if d not in cited_all and d not in neither
+    ]
     return BalanceReport(
         sides=sides,
         lopsidedness=round(lopsidedness(sides[0].documents_cited, sides[1].documents_cited), 6),
         unused_doc_ids=unused,
+        no_side_doc_ids=neither,
     )

@@ -89,6 +89,11 @@ class SummaryOptions:
     # the question is below max(floor, ratio × the best document's)
     relevance_floor: float = 0.2
     relevance_ratio: float = 0.5
+    # with a stance model: a document goes under a claim only when the model's
+    # probability for it reaches this; below, it takes no side and is not cited
+    stance_min_confidence: float = 0.5
+    # sentences of a document the stance model reads (the most relevant ones)
+    stance_sentences: int = 12
 
 
 @dataclass
@@ -144,6 +149,8 @@ class Draft:
     notes: list[str] = field(default_factory=list)
     sentence_vecs: dict[str, np.ndarray] = field(default_factory=dict)
     off_topic: list[str] = field(default_factory=list)
+    stance: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    no_side: list[str] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- grouping
@@ -258,6 +265,10 @@ class _Prepared:
     side_score: dict[str, float] = field(default_factory=dict)
     relevance: dict[str, float] = field(default_factory=dict)  # doc id -> best sentence cos
     off_topic: list[str] = field(default_factory=list)
+    # stance model: doc id -> (P(pro), P(con), P(neither)); documents it placed under
+    # neither claim (or not confidently) are in no_side and are not cited
+    stance: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    no_side: list[str] = field(default_factory=list)
 
 
 def claims_of(plan: QueryPlan) -> tuple[str, str]:
@@ -273,11 +284,14 @@ def prepare(
     embedder: Any,
     options: SummaryOptions,
     sentence_cache: dict[str, np.ndarray] | None = None,
+    stance: Any = None,
 ) -> _Prepared:
     """Embed sentences, pick each document's evidence sentence and side.
 
     ``sentence_cache`` (doc id -> unit sentence vectors) is read and filled, so a
     caller answering many questions over one index embeds each document once.
+    With a ``stance`` model the sides and evidence sentences come from it
+    (:func:`stance_sides`); without one, from the claim margin below.
     """
     claims = claims_of(plan)
     cache = sentence_cache if sentence_cache is not None else {}
@@ -315,14 +329,72 @@ def prepare(
         diffs.append(float(diff[np.argmax(np.abs(diff))]))
         rsides.append(retrieval_side(d))
         with_text.append(d.doc_id)
-    scores = stance_scores(np.array(diffs), np.array(rsides), options.retrieval_side_weight)
-    for doc_id, sc in zip(with_text, scores, strict=True):
-        prep.side_score[doc_id] = float(sc)
-        prep.sides[doc_id] = "pro" if sc >= 0 else "con"
+    if stance is not None:
+        stance_sides(prep, plan, stance, options)
+    else:
+        scores = stance_scores(np.array(diffs), np.array(rsides), options.retrieval_side_weight)
+        for doc_id, sc in zip(with_text, scores, strict=True):
+            prep.side_score[doc_id] = float(sc)
+            prep.sides[doc_id] = "pro" if sc >= 0 else "con"
     if prep.relevance:
         gate = max(options.relevance_floor, options.relevance_ratio * max(prep.relevance.values()))
         prep.off_topic = [k for k, v in prep.relevance.items() if v < gate]
     return prep
+
+
+def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: SummaryOptions) -> None:
+    """Sides and evidence sentences from the stance model, in place on ``prep``.
+
+    Each document is judged from its ``stance_sentences`` sentences most
+    relevant to the question and claims (all of a short document) against the
+    two claims (:meth:`~assistant.stance.model.StanceModel.document_sides`).
+    It goes under the claim the model gives at least ``stance_min_confidence``;
+    otherwise it takes no side (``prep.no_side``) and is not cited. Its evidence
+    sentence is the one that most clearly takes that side: the highest
+    P(side | sentence) + ½ × the relevance/centrality score used without a
+    model, so that among sentences equally clear about the side the more
+    relevant and central one is quoted.
+    """
+    w = options.relevance_weight
+    sentences: list[str] = []
+    owner: list[int] = []
+    picked: dict[str, np.ndarray] = {}
+    base: dict[str, np.ndarray] = {}
+    judged_docs = [d for d in prep.docs if len(prep.sent_vecs.get(d.doc_id, ())) > 0]
+    for j, d in enumerate(judged_docs):
+        sv = prep.sent_vecs[d.doc_id]
+        rel = np.max(
+            np.stack([sv @ prep.query_vec, sv @ prep.claim_vecs[0], sv @ prep.claim_vecs[1]]),
+            axis=0,
+        )
+        cent = sv @ _unit(sv.mean(axis=0))
+        shape = np.array([_shape_penalty(s.text) for s in d.sentences])
+        base[d.doc_id] = w * rel + (1 - w) * cent - shape
+        idx = np.sort(np.argsort(-rel, kind="stable")[: options.stance_sentences])
+        picked[d.doc_id] = idx
+        sentences.extend(d.sentences[i].text for i in idx)
+        owner.extend([j] * len(idx))
+    if not judged_docs:
+        return
+    question = plan.question or plan.root_query
+    docs_j, sent_p = stance.document_sides(
+        question, prep.claims, sentences, owner, len(judged_docs)
+    )
+    owner_arr = np.asarray(owner)
+    for j, d in enumerate(judged_docs):
+        jd = docs_j[j]
+        prep.stance[d.doc_id] = jd.p
+        pa, pb = max(jd.p[0], 1e-9), max(jd.p[1], 1e-9)
+        prep.side_score[d.doc_id] = float(np.log(pa / pb))
+        if jd.side == 2 or jd.confidence < options.stance_min_confidence:
+            prep.no_side.append(d.doc_id)
+            prep.sides.pop(d.doc_id, None)
+            continue
+        prep.sides[d.doc_id] = SIDES[jd.side]
+        idx = picked[d.doc_id]
+        clear = sent_p[owner_arr == j][:, jd.side]
+        best = int(np.argmax(clear + 0.5 * base[d.doc_id][idx]))
+        prep.evidence[d.doc_id] = int(idx[best])
 
 
 def _shape_penalty(sentence: str) -> float:
@@ -378,7 +450,7 @@ def local_deterministic(
     """One local summarizer without a model: one candidate per document, merged."""
     cands = []
     for d in docs:
-        if d.doc_id not in prep.evidence or d.doc_id in prep.off_topic:
+        if d.doc_id not in prep.sides or d.doc_id in prep.off_topic:
             continue
         i = prep.evidence[d.doc_id]
         sent = d.sentences[i]
@@ -605,6 +677,7 @@ def summarize(
     progress: ProgressFn | None = None,
     cancel: threading.Event | None = None,
     sentence_cache: dict[str, np.ndarray] | None = None,
+    stance: Any = None,
 ) -> Draft:
     """Documents → unverified two-claim summary (paper 004 eq. 1, §5).
 
@@ -612,10 +685,14 @@ def summarize(
     local summary, no editorial merge); more groups is HierSphere. The model
     path needs ``backend`` and ``prompts``; a model step that fails falls back
     to the deterministic answer for that step (recorded in ``Draft.notes``).
+    With a ``stance`` model, documents are placed under claims by it on both
+    paths (:func:`stance_sides`; on the model path :func:`place_by_stance`
+    moves a perspective whose documents the stance model puts under the
+    other claim).
     """
     opts = options or SummaryOptions()
     docs = sorted(docs, key=lambda d: d.rank)[: opts.documents]
-    prep = prepare(plan, docs, embedder, opts, sentence_cache)
+    prep = prepare(plan, docs, embedder, opts, sentence_cache, stance=stance)
     off = set(prep.off_topic)
     groups = make_groups([d for d in docs if d.doc_id not in off], opts.groups)
     hier = len(groups) > 1
@@ -660,13 +737,47 @@ def summarize(
             notes.append(f"editorial merge: model failed ({exc.title}); deterministic")
     if final is None:
         final = editorial_deterministic(locals_, opts)
+    elif prep.stance:
+        place_by_stance(final, prep, opts)
     if opts.attach_threshold is not None:
         attach_support(final, prep, [d for d in docs if d.doc_id not in off], opts.attach_threshold)
     summary = to_summary(plan, prep, final, method="model" if use_model else "deterministic")
     summary.notes.extend(notes)
     return Draft(
-        summary, locals_, final, dict(prep.sides), notes, dict(prep.sent_vecs), list(prep.off_topic)
+        summary,
+        locals_,
+        final,
+        dict(prep.sides),
+        notes,
+        dict(prep.sent_vecs),
+        list(prep.off_topic),
+        dict(prep.stance),
+        list(prep.no_side),
     )
+
+
+def place_by_stance(final: list[Candidate], prep: _Prepared, options: SummaryOptions) -> None:
+    """Which claim a model-written perspective goes under, by its documents' stance.
+
+    The language model puts each perspective under a claim; the stance model
+    has judged every document it cites. A perspective whose cited documents
+    lean, summed over their log-odds log P(A)/P(B), to the other claim, with
+    a mean probability for that claim of at least ``stance_min_confidence``,
+    is moved there. Documents the stance model placed under neither claim do
+    not vote. In place.
+    """
+    for c in final:
+        votes = [d for d in c.doc_ids if d in prep.stance and d not in prep.no_side]
+        if not votes:
+            continue
+        lean = sum(prep.side_score[d] for d in votes)
+        other: Side = "con" if c.side == "pro" else "pro"
+        want = 0 if lean > 0 else 1
+        if SIDES[want] != other:
+            continue
+        conf = float(np.mean([prep.stance[d][want] for d in votes]))
+        if conf >= options.stance_min_confidence:
+            c.side = other
 
 
 def to_summary(
@@ -694,6 +805,11 @@ def to_summary(
                         quote_start=ev.start if ev else -1,
                         quote_end=ev.end if ev else -1,
                         retrieval_score=d.score if d else 0.0,
+                        stance=(
+                            round(prep.stance[doc_id][SIDES.index(side)], 4)
+                            if doc_id in prep.stance
+                            else None
+                        ),
                     )
                 )
             persp.append(SummaryPerspective(c.text, refs))

@@ -21,6 +21,15 @@ references are removed; a perspective left with none is dropped; a claim left
 with none gets the note :data:`~assistant.models.NO_EVIDENCE` instead of an
 invented perspective.
 
+With the stance model's judgment of every summarized document (``stance``:
+doc id → (P(pro), P(con), P(neither))), a reference is also checked for its
+side: a document the model places under neither claim is not cited; a
+document it places under the *other* claim with at least ``stance_min``
+probability is moved to the perspective of that claim it supports (by the
+checks above) or, if there is none, removed. ``VerifyReport.moved`` and
+``removed`` say which and why, and every kept reference records the
+probability of the claim it stands under (``Reference.stance``).
+
 A document supports one of two opposing claims, never both: when verified
 references to one document sit under both claims (a weak model writes the
 same perspective on both sides), only the better-supported one is kept (ties:
@@ -61,6 +70,8 @@ class VerifyReport:
     kept: int = 0
     removed: list[dict[str, str]] = field(default_factory=list)  # doc_id, perspective, reason
     dropped_perspectives: int = 0
+    # references moved to the other claim by the stance check: doc_id, from, to, reason
+    moved: list[dict[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +79,7 @@ class VerifyReport:
             "kept": self.kept,
             "removed": list(self.removed),
             "dropped_perspectives": self.dropped_perspectives,
+            "moved": list(self.moved),
         }
 
 
@@ -148,6 +160,8 @@ def verify_summary(
     backend: Any = None,
     prompts: Any = None,
     cancel: threading.Event | None = None,
+    stance: dict[str, tuple[float, float, float]] | None = None,
+    stance_min: float = 0.5,
 ) -> tuple[Summary, VerifyReport]:
     """A copy of ``summary`` with only verified references (see the module docstring).
 
@@ -156,6 +170,8 @@ def verify_summary(
     already computed by the summarizer.
     """
     opts = options or VerifyOptions()
+    judged = stance or {}
+    to_move: list[tuple[Reference, SourceDoc, int, str]] = []  # ref, doc, claim index, from
     pool = {d.doc_id: d for d in docs}
     report = VerifyReport()
     texts = [p.text for c in summary.claims for p in c.perspectives]
@@ -191,10 +207,23 @@ def verify_summary(
                 report.checked += 1
                 reason = ""
                 doc = pool.get(ref.doc_id)
+                side_p = judged.get(ref.doc_id)
+                mine = 0 if claim.side == "pro" else 1
                 if doc is None:
                     reason = "not retrieved for this question"
                 elif not doc.sentences:
                     reason = "document has no text in the index"
+                elif side_p is not None and (
+                    max(side_p[0], side_p[1]) < stance_min or side_p[2] > max(side_p[:2])
+                ):
+                    reason = (
+                        "the stance model places it under neither claim "
+                        f"(pro {side_p[0]:.2f}, con {side_p[1]:.2f}, neither {side_p[2]:.2f})"
+                    )
+                elif side_p is not None and side_p[1 - mine] >= stance_min:
+                    seen.add(ref.doc_id)
+                    to_move.append((ref, doc, 1 - mine, p.text))
+                    continue
                 else:
                     hint = (
                         (ref.passage_id, ref.quote_start, ref.quote_end)
@@ -218,23 +247,8 @@ def verify_summary(
                         reason = "the document does not support the perspective"
                     else:
                         seen.add(ref.doc_id)
-                        s = sup.sentence
                         refs.append(
-                            Reference(
-                                doc_id=doc.doc_id,
-                                title=doc.title,
-                                source=doc.source,
-                                path=doc.path,
-                                page=s.page,
-                                passage_id=s.passage_id,
-                                quote=s.text,
-                                quote_start=s.start,
-                                quote_end=s.end,
-                                retrieval_score=doc.score,
-                                support=round(sup.score, 4),
-                                verified=True,
-                                check=sup.check,
-                            )
+                            _verified(doc, sup, side_p[mine] if side_p is not None else None)
                         )
                         report.kept += 1
                 if reason:
@@ -246,6 +260,8 @@ def verify_summary(
             else:
                 report.dropped_perspectives += 1
         claims.append(ClaimSummary(claim.claim, claim.side, kept_p, claim.note))
+    if to_move:
+        _move_references(claims, to_move, embedder, svecs, opts, judged, report)
     claims = _one_claim_per_document(claims, pool, report)
     for c in claims:
         if not c.perspectives:
@@ -258,6 +274,75 @@ def verify_summary(
         notes=list(summary.notes),
     )
     return out, report
+
+
+def _verified(doc: SourceDoc, sup: _Support, stance: float | None) -> Reference:
+    """The kept reference: the supporting sentence as quote, with its offsets and checks."""
+    s = sup.sentence
+    return Reference(
+        doc_id=doc.doc_id,
+        title=doc.title,
+        source=doc.source,
+        path=doc.path,
+        page=s.page,
+        passage_id=s.passage_id,
+        quote=s.text,
+        quote_start=s.start,
+        quote_end=s.end,
+        retrieval_score=doc.score,
+        support=round(sup.score, 4),
+        verified=True,
+        check=sup.check,
+        stance=round(stance, 4) if stance is not None else None,
+    )
+
+
+def _move_references(
+    claims: list[ClaimSummary],
+    to_move: list[tuple[Reference, SourceDoc, int, str]],
+    embedder: Any,
+    svecs: dict[str, np.ndarray],
+    opts: VerifyOptions,
+    judged: dict[str, tuple[float, float, float]],
+    report: VerifyReport,
+) -> None:
+    """References the stance model puts under the other claim: moved there, or removed.
+
+    A reference moves to the perspective of the other claim that its document
+    supports best (the quote and similarity checks of :func:`best_support`);
+    with no such perspective it is removed. In place.
+    """
+    if len(claims) < 2:
+        for ref, _doc, _ci, frm in to_move:
+            report.removed.append(
+                {"doc_id": ref.doc_id, "perspective": frm, "reason": "supports the other claim"}
+            )
+        return
+    targets = [(ci, p) for ci, c in enumerate(claims) for p in c.perspectives]
+    tvecs = (
+        _unit(np.asarray(embedder.encode([p.text for _ci, p in targets]), dtype=np.float32))
+        if targets
+        else np.zeros((0, 1))
+    )
+    for ref, doc, ci, frm in to_move:
+        p_other = judged[doc.doc_id][ci]
+        best: tuple[_Support, SummaryPerspective] | None = None
+        for (tci, tp), vec in zip(targets, tvecs, strict=True):
+            if tci != ci or any(r.doc_id == doc.doc_id for r in tp.references):
+                continue
+            sup = best_support(tp.text, vec, doc, svecs[doc.doc_id], opts)
+            if sup is not None and (best is None or sup.score > best[0].score):
+                best = (sup, tp)
+        why = f"the stance model says it supports {claims[ci].side} ({p_other:.2f})"
+        if best is None:
+            report.removed.append({"doc_id": ref.doc_id, "perspective": frm, "reason": why})
+            continue
+        sup, tp = best
+        tp.references.append(_verified(doc, sup, p_other))
+        report.kept += 1
+        report.moved.append(
+            {"doc_id": doc.doc_id, "from": frm, "to": tp.text, "reason": why}
+        )
 
 
 def _one_claim_per_document(

@@ -32,7 +32,7 @@ from assistant.ui.components.chat_input import ChatInput
 from assistant.ui.components.evidence_pane import EvidencePane
 from assistant.ui.components.sessions_sidebar import SessionRow, SessionsSidebar
 from assistant.ui.components.turn_view import TurnView, error_text
-from assistant.ui.format import export_filename, format_when, session_title
+from assistant.ui.format import export_filename, format_when, reference_side, session_title
 from assistant.ui.messages import (
     CitationFocused,
     CitationSelected,
@@ -356,7 +356,7 @@ class SphereApp(App[None]):
             self._fetch_passage(ref, number, turn_key, self._pipeline)
             return
         self.query_one(EvidencePane).show(
-            ref, number, turn_key, passage, self._copies(ref, turn_key)
+            ref, number, turn_key, passage, self._copies(ref, turn_key), self._side(ref, turn_key)
         )
         self._after_evidence_opened()
 
@@ -370,6 +370,10 @@ class SphereApp(App[None]):
             text = None
         self.post_message(PassageLoaded(ref, number, turn_key, text))
 
+    def _side(self, ref: Reference, turn_key: int) -> str | None:
+        turn = self._turns.get(turn_key)
+        return reference_side(turn.result.summary, ref) if turn and turn.result else None
+
     def _copies(self, ref: Reference, turn_key: int) -> list[str]:
         turn = self._turns.get(turn_key)
         return copies_from_hits(turn.result, ref) if turn and turn.result else []
@@ -381,6 +385,7 @@ class SphereApp(App[None]):
             message.turn_key,
             message.text,
             self._copies(message.reference, message.turn_key),
+            self._side(message.reference, message.turn_key),
         )
         self._after_evidence_opened()
 

@@ -111,6 +111,27 @@ def verification_text(ref: Reference) -> str:
     return f"{mark} — {how} (support {ref.support:.2f})"
 
 
+def stance_text(ref: Reference, side: str | None) -> str:
+    """``"supports Claim A · 0.91"``: the stance model's probability for the claim
+    ``ref`` is cited under (empty when no stance model judged it)."""
+    if ref.stance is None or side not in SIDE_LABELS:
+        return ""
+    return f"supports {SIDE_LABELS[side]} · {ref.stance:.2f}"
+
+
+def reference_side(summary: Summary, ref: Reference) -> str | None:
+    """The side of the claim under which ``summary`` cites ``ref``."""
+    for claim in summary.claims:
+        for p in claim.perspectives:
+            if any(r is ref for r in p.references):
+                return claim.side
+    for claim in summary.claims:
+        for p in claim.perspectives:
+            if any(r == ref for r in p.references):
+                return claim.side
+    return None
+
+
 def location_text(path: str, page: int | None) -> str:
     if not path:
         return f"page {page}" if page else ""
@@ -175,6 +196,9 @@ def balance_text(balance: BalanceReport) -> str:
     lop = balance.lopsidedness
     verdict = "even" if lop < 0.2 else "somewhat one-sided" if lop < 0.5 else "one-sided"
     parts.append(f"lopsidedness {lop:.2f} ({verdict})")
+    if balance.no_side_doc_ids:
+        n = len(balance.no_side_doc_ids)
+        parts.append(f"{n} document{'s' if n != 1 else ''} take no side")
     return " · ".join(parts)
 
 

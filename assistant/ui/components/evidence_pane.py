@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from assistant.models import Reference
-from assistant.ui.format import location_text, quote_span, verification_text
+from assistant.ui.format import location_text, quote_span, stance_text, verification_text
 
 
 def passage_content(passage: str | None, ref: Reference) -> Content:
@@ -75,8 +75,10 @@ class EvidencePane(VerticalScroll, can_focus=False):
         turn_key: int,
         passage: str | None,
         copies: Sequence[str] = (),
+        side: str | None = None,
     ) -> None:
-        """Open on ``ref``; ``copies`` are the documents with the same text (folded hits)."""
+        """Open on ``ref``; ``copies`` are the documents with the same text (folded hits);
+        ``side`` is the claim it is cited under (for the stance line)."""
         self.reference, self.number, self.turn_key = ref, number, turn_key
         self.query_one(".evidence-number", Static).update(
             Content.styled(f"Evidence [{number}]", "bold")
@@ -91,6 +93,9 @@ class EvidencePane(VerticalScroll, can_focus=False):
             where += "\nSame passage also in: " + ", ".join(copies)
         self.query_one(".evidence-where", Static).update(Content(where or ref.doc_id))
         check = Content.styled(verification_text(ref), "$success" if ref.verified else "$warning")
+        stance = stance_text(ref, side)
+        if stance:
+            check = Content.assemble(check, "\n", Content.styled(stance, "$accent"))
         self.query_one(".evidence-check", Static).update(check)
         self.query_one(".evidence-passage", Static).update(passage_content(passage, ref))
         self.add_class("-open")
