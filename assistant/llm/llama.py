@@ -7,12 +7,18 @@ imports ``llm``). Any other GGUF path works the same way. The chat template is
 the one stored in the GGUF (llama-cpp-python reads ``tokenizer.chat_template``
 when no ``chat_format`` is given).
 
-Prefix caching: llama-cpp-python keeps the KV cache of the last prompt and
-re-evaluates only the tokens after the longest common prefix, so consecutive
-calls that share a system prompt (every call of one prompt file) skip the
-shared part. ``sphere bench llm`` measures what that saves; a full state cache
-(``LlamaRAMCache``) would hold ~100 MB per saved state at n_ctx 4096 and is
-not used by default.
+No prefix caching: every generation starts from an empty KV cache and
+evaluates its whole prompt from position 0. llama-cpp-python would keep the KV
+cache of the last call and evaluate only the tokens after the longest common
+prefix, so the same prompt was evaluated in batches of other sizes depending on
+what ran before (a single token when it had just been run). llama.cpp's CPU
+matrix products take other kernels for other batch sizes (llamafile's sgemm
+serves batches of two or more tokens, ggml's dot products a single one), which
+sum in another order, so the logits differed in the last bits and greedy
+decoding could pick another token: the same question gave another plan or
+summary depending on the cache (issue 17). Starting from nothing makes a
+generation depend only on its prompt and settings; it costs re-evaluating
+shared system prompts (``sphere bench llm`` reports the prompt-evaluation time).
 """
 
 from __future__ import annotations
@@ -237,6 +243,7 @@ class LlamaCppBackend(BaseBackend):
             "seed": self.seed,
         }
         try:
+            self._forget_prompt()
             if messages is not None:
                 it = self.llm.create_chat_completion(messages=list(messages), **kwargs)
                 for chunk in it:
@@ -250,6 +257,16 @@ class LlamaCppBackend(BaseBackend):
                     yield choice.get("text") or "", choice.get("finish_reason"), None
         except ValueError as exc:
             raise self._generation_error(exc) from None
+
+    def _forget_prompt(self) -> None:
+        """Empty the KV cache so the next prompt is evaluated whole, from position 0.
+
+        With ``n_tokens`` at 0 llama-cpp-python looks for no common prefix, and its
+        first ``eval`` removes every cached position; the prompt is then evaluated
+        in the same batches (``n_batch`` from position 0) whatever ran before.
+        Called with the lock held.
+        """
+        self.llm.reset()
 
     def _generation_error(self, exc: ValueError) -> ModelError:
         """llama.cpp's ValueError as the error a user reads."""
@@ -304,6 +321,7 @@ class LlamaCppBackend(BaseBackend):
         t0 = time.perf_counter()
         try:
             with self._lock:
+                self._forget_prompt()
                 if messages is not None:
                     out = self.llm.create_chat_completion(messages=list(messages), **kwargs)
                     text = out["choices"][0]["message"].get("content") or ""
@@ -337,11 +355,6 @@ class LlamaCppBackend(BaseBackend):
         if not text:
             return 0
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
-
-    def reset_prefix(self) -> None:
-        """Forget the cached prompt prefix (for benchmarks)."""
-        with self._lock:
-            self.llm.reset()
 
     @property
     def sha256(self) -> str:
