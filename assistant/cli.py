@@ -61,7 +61,21 @@ def _register() -> None:
 _register()
 
 
+def _close_models() -> None:
+    """Free the language models a command loaded before the interpreter exits."""
+    factory = sys.modules.get("assistant.llm.factory")  # not imported: nothing loaded
+    if factory is not None:
+        factory.close_backends()
+
+
 def main(argv: list[str] | None = None) -> Any:
+    try:
+        return _run(argv)
+    finally:
+        _close_models()
+
+
+def _run(argv: list[str] | None) -> Any:
     try:
         return cli.main(args=argv, prog_name="sphere", standalone_mode=False)
     except SphereError as exc:

