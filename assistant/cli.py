@@ -35,8 +35,8 @@ COMMANDS: list[tuple[str, str]] = [
     "--config",
     "config_path",
     type=click.Path(dir_okay=False),
-    envvar="SPHERE_CONFIG",
-    help="config.yaml to use (default: ./config.yaml)",
+    help="settings file (default: $SPHERE_CONFIG, ./config.yaml, then "
+    "$XDG_CONFIG_HOME/sphere/config.yaml)",
 )
 @click.version_option(package_name="sphere-assistant")
 @click.pass_context
