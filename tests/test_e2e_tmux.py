@@ -97,22 +97,22 @@ def demo_indexes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return indexes
 
 
-def _start_app(session: str, env: dict[str, str], cwd: Path) -> None:
+def _start_app(session: str, env: dict[str, str], cwd: Path, *, keep_pane: bool = False) -> None:
     command = " ".join(
         [f"{k}={v!r}" for k, v in env.items() if k.startswith(("SPHERE_", "HF_"))]
         + ["exec", sys.executable, "-m", "assistant.cli"]
     )
     _tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", str(cwd), command)
     _tmux("resize-window", "-t", session, "-x", "120", "-y", "40")
-    # keep the pane when the app exits, to read what it printed last
-    _tmux("set-option", "-t", session, "remain-on-exit", "on")
+    if keep_pane:  # when the app exits, to read what it printed last
+        _tmux("set-option", "-t", session, "remain-on-exit", "on")
 
 
 @needs_tmux
 def test_real_app_in_tmux(tmp_path: Path, demo_indexes: Path) -> None:
     env = _env(tmp_path, demo_indexes)
     session = f"sphere-e2e-{os.getpid()}"
-    _start_app(session, env, tmp_path)
+    _start_app(session, env, tmp_path, keep_pane=True)
     try:
         _wait_for(session, "Ask a question", timeout=180)
         _tmux("send-keys", "-t", session, "Should school uniforms be mandatory?", "Enter")
