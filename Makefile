@@ -21,8 +21,7 @@ install: $(STAMP)
 
 # the demo index is derived: rebuilt whole when the corpus or config.yaml (chunking) changes
 $(DEMO): $(STAMP) assistant/demo/corpus.jsonl config.yaml
-	$(BIN)/sphere index build demo assistant/demo/corpus.jsonl --rebuild \
-		--id-field id --text-field text --title-field title --source-field source
+	$(BIN)/sphere index demo --rebuild
 
 demo: $(DEMO)
 

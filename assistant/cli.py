@@ -36,8 +36,8 @@ COMMANDS: list[tuple[str, str]] = [
     "--config",
     "config_path",
     type=click.Path(dir_okay=False),
-    envvar="SPHERE_CONFIG",
-    help="config.yaml to use (default: ./config.yaml)",
+    help="settings file (default: $SPHERE_CONFIG, ./config.yaml, then "
+    "$XDG_CONFIG_HOME/sphere/config.yaml)",
 )
 @click.version_option(package_name="sphere-assistant")
 @click.pass_context
@@ -62,7 +62,21 @@ def _register() -> None:
 _register()
 
 
+def _close_models() -> None:
+    """Free the language models a command loaded before the interpreter exits."""
+    factory = sys.modules.get("assistant.llm.factory")  # not imported: nothing loaded
+    if factory is not None:
+        factory.close_backends()
+
+
 def main(argv: list[str] | None = None) -> Any:
+    try:
+        return _run(argv)
+    finally:
+        _close_models()
+
+
+def _run(argv: list[str] | None) -> Any:
     try:
         return cli.main(args=argv, prog_name="sphere", standalone_mode=False)
     except SphereError as exc:

@@ -1,7 +1,11 @@
 """Settings: ``config.yaml`` + ``SPHERE_…`` environment, one validated object.
 
-Precedence (last wins): built-in defaults, the YAML file (``--config`` or
-``$SPHERE_CONFIG`` or ``./config.yaml``), environment variables.
+Precedence (last wins): built-in defaults, one YAML file, environment
+variables. The file is the first of: ``--config FILE``, ``$SPHERE_CONFIG``,
+``./config.yaml`` in the current folder, ``$XDG_CONFIG_HOME/sphere/config.yaml``
+(``~/.config/sphere/config.yaml``); with none, the defaults alone. Relative
+paths in a file are relative to that file. Indexes live by default in
+``$XDG_DATA_HOME/sphere/indexes`` (``~/.local/share/sphere/indexes``).
 
 Environment variables: ``SPHERE_<KEY>`` for top-level keys
 (``SPHERE_INDEX_DIR``) and ``SPHERE_<SECTION>__<KEY>`` for nested ones
@@ -14,6 +18,7 @@ the file it came from.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,6 +30,26 @@ from assistant.ingest.chunk import DEFAULT_MAX_WORDS, DEFAULT_OVERLAP_WORDS
 
 ENV_PREFIX = "SPHERE_"
 DEFAULT_CONFIG_NAME = "config.yaml"
+APP_DIR = "sphere"
+CONFIG_SEARCH = "--config FILE, $SPHERE_CONFIG, ./config.yaml, $XDG_CONFIG_HOME/sphere/config.yaml"
+
+
+def xdg_dir(variable: str, fallback: str, environ: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_…`` (when set to an absolute path, as the XDG spec asks) or ``~/fallback``."""
+    value = (os.environ if environ is None else environ).get(variable, "")
+    if value and Path(value).is_absolute():
+        return Path(value)
+    return Path.home() / fallback
+
+
+def default_index_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where indexes live when no config file says: ``$XDG_DATA_HOME/sphere/indexes``."""
+    return xdg_dir("XDG_DATA_HOME", ".local/share", environ) / APP_DIR / "indexes"
+
+
+def user_config_file(environ: Mapping[str, str] | None = None) -> Path:
+    """The per-user settings file: ``$XDG_CONFIG_HOME/sphere/config.yaml``."""
+    return xdg_dir("XDG_CONFIG_HOME", ".config", environ) / APP_DIR / DEFAULT_CONFIG_NAME
 
 
 class _Section(BaseModel):
@@ -120,7 +145,10 @@ class UISettings(_Section):
 
 
 class Settings(_Section):
-    index_dir: Path = Field(Path("indexes"), description="where indexes live")
+    index_dir: Path = Field(
+        default_factory=default_index_dir,
+        description="where indexes live (default $XDG_DATA_HOME/sphere/indexes)",
+    )
     default_index: str = Field("demo", description="index opened by `sphere`")
     session_db: Path = Field(
         Path("~/.local/share/sphere/sessions.db"), description="SQLite session log"
@@ -135,8 +163,9 @@ class Settings(_Section):
     index: IndexSettings = Field(default_factory=IndexSettings)  # type: ignore[arg-type]
     ui: UISettings = Field(default_factory=UISettings)
 
-    # where the values came from, for messages; not a setting
+    # where the values came from, for messages; not settings
     source_file: Path | None = Field(None, exclude=True)
+    source_how: str = Field("", exclude=True)  # how the file was found, e.g. "$SPHERE_CONFIG"
 
     def resolved(self) -> Settings:
         """Paths expanded (``~``) and made absolute against the config file's folder."""
@@ -155,7 +184,7 @@ class Settings(_Section):
         )
 
     def public_dict(self) -> dict[str, Any]:
-        d = self.model_dump(mode="json", exclude={"source_file"})
+        d = self.model_dump(mode="json", exclude={"source_file", "source_how"})
         if d["llm"].get("api_key"):
             d["llm"]["api_key"] = "***"
         return d
@@ -198,20 +227,33 @@ def _describe(err: ValidationError, origin: str) -> str:
     return "; ".join(lines)
 
 
-def find_config_file(explicit: str | os.PathLike[str] | None = None) -> Path | None:
+def find_config_file(
+    explicit: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
+) -> tuple[Path | None, str]:
+    """The settings file to read and how it was found (see the module docstring).
+
+    A file named by ``--config`` or ``$SPHERE_CONFIG`` must exist; the other two
+    places are looked at only if nothing was named.
+    """
+    environ = os.environ if environ is None else environ
     if explicit:
         p = Path(explicit).expanduser()
         if not p.is_file():
             raise ConfigError(f"config file not found: {p}")
-        return p
-    env = os.environ.get(ENV_PREFIX + "CONFIG")
+        return p, "--config"
+    env = environ.get(ENV_PREFIX + "CONFIG")
     if env:
         p = Path(env).expanduser()
         if not p.is_file():
             raise ConfigError(f"config file not found: {p} (from ${ENV_PREFIX}CONFIG)")
-        return p
-    p = Path.cwd() / DEFAULT_CONFIG_NAME
-    return p if p.is_file() else None
+        return p, f"${ENV_PREFIX}CONFIG"
+    here = Path.cwd() / DEFAULT_CONFIG_NAME
+    if here.is_file():
+        return here, f"./{DEFAULT_CONFIG_NAME} in the current folder"
+    user = user_config_file(environ)
+    if user.is_file():
+        return user, "$XDG_CONFIG_HOME/sphere/config.yaml"
+    return None, ""
 
 
 def load_settings(
@@ -220,7 +262,7 @@ def load_settings(
 ) -> Settings:
     """Load, merge and validate settings; raise :class:`ConfigError` on any problem."""
     environ = dict(os.environ if environ is None else environ)
-    file = find_config_file(path)
+    file, how = find_config_file(path, environ)
     data: dict[str, Any] = {}
     if file is not None:
         try:
@@ -239,9 +281,12 @@ def load_settings(
         except ValidationError as exc:
             raise ConfigError(_describe(exc, str(file))) from None
     env = _env_overrides(environ)
+    merged = _merge(data, env)
+    merged.setdefault("index_dir", default_index_dir(environ))
     try:
-        settings = Settings.model_validate(_merge(data, env))
+        settings = Settings.model_validate(merged)
     except ValidationError as exc:
         raise ConfigError(_describe(exc, "the environment (SPHERE_… variables)")) from None
     settings.source_file = file.resolve() if file else None
+    settings.source_how = how
     return settings.resolved()

@@ -200,6 +200,14 @@ def embedder_from_settings(settings: Any) -> SentenceTransformerEmbedder:
     )
 
 
+def lazy_embedder_from_settings(settings: Any) -> LazyEmbedder:
+    """:func:`embedder_from_settings`, loaded only when something needs embedding."""
+    e = settings.embedder
+    return LazyEmbedder(
+        e.model, device=e.device, batch_size=e.batch_size, max_seq_length=e.max_seq_length
+    )
+
+
 _CACHE: dict[tuple[str, str, int], SentenceTransformerEmbedder] = {}
 _CACHE_LOCK = threading.Lock()
 

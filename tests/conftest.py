@@ -95,3 +95,16 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not beside the repository")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def demo_index_dir(tmp_path_factory: pytest.TempPathFactory, embedder) -> Path:  # type: ignore[no-untyped-def]
+    """An index folder holding the bundled demo corpus as index ``demo`` (built once)."""
+    from assistant.demo import DEMO_FIELDS, demo_corpus_path
+    from assistant.index import BuildOptions, build_index
+    from assistant.ingest.loaders import FieldMapping
+
+    folder = tmp_path_factory.mktemp("demo-index") / "indexes"
+    opts = BuildOptions(mapping=FieldMapping(**DEMO_FIELDS))
+    build_index(folder, "demo", [demo_corpus_path()], embedder, opts)
+    return folder

@@ -51,7 +51,12 @@ def test_chunked_exact_pap_plus_matches_brute_force(tmp_path: Path) -> None:
         brute = Projection.of(q, p).pap_plus(index.vectors(pids))
         want = pids[np.lexsort((pids, -brute))][:10]
         got = exact_pap_plus_chunked(index, chunk=700)(q, p, 10)
-        assert got.tolist() == want.tolist()
+        # rank by rank the same passage, or one whose exact score ties it within float32
+        # rounding: scoring 700 rows at a time sums in other blocks than all 3000 at once
+        exact = dict(zip(pids.tolist(), brute.tolist(), strict=True))
+        assert len(got) == len(want) == 10
+        for g, w in zip(got.tolist(), want.tolist(), strict=True):
+            assert g == w or abs(exact[g] - exact[w]) <= 1e-6
     finally:
         index.close()
 

@@ -40,6 +40,16 @@ def _wait_for(session: str, *needles: str, timeout: float = 300) -> str:
     raise AssertionError(f"timed out waiting for {needles!r}; screen was:\n{screen}")
 
 
+def _exit_screen(session: str, timeout: float = 60) -> str:
+    """The pane's text, with its history, once the app's process has exited."""
+    deadline = time.time() + timeout
+    while _tmux("display-message", "-p", "-t", session, "#{pane_dead}").strip() != "1":
+        if time.time() > deadline:
+            raise AssertionError("the app did not exit")
+        time.sleep(0.5)
+    return _tmux("capture-pane", "-t", session, "-p", "-S", "-")
+
+
 TURNS_SQL = "SELECT id, question, summary_json, hits_json FROM turns"
 needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -87,20 +97,22 @@ def demo_indexes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return indexes
 
 
-def _start_app(session: str, env: dict[str, str], cwd: Path) -> None:
+def _start_app(session: str, env: dict[str, str], cwd: Path, *, keep_pane: bool = False) -> None:
     command = " ".join(
         [f"{k}={v!r}" for k, v in env.items() if k.startswith(("SPHERE_", "HF_"))]
         + ["exec", sys.executable, "-m", "assistant.cli"]
     )
     _tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", str(cwd), command)
     _tmux("resize-window", "-t", session, "-x", "120", "-y", "40")
+    if keep_pane:  # when the app exits, to read what it printed last
+        _tmux("set-option", "-t", session, "remain-on-exit", "on")
 
 
 @needs_tmux
 def test_real_app_in_tmux(tmp_path: Path, demo_indexes: Path) -> None:
     env = _env(tmp_path, demo_indexes)
     session = f"sphere-e2e-{os.getpid()}"
-    _start_app(session, env, tmp_path)
+    _start_app(session, env, tmp_path, keep_pane=True)
     try:
         _wait_for(session, "Ask a question", timeout=180)
         _tmux("send-keys", "-t", session, "Should school uniforms be mandatory?", "Enter")
@@ -113,9 +125,11 @@ def test_real_app_in_tmux(tmp_path: Path, demo_indexes: Path) -> None:
         _tmux("send-keys", "-t", session, "C-e")
         _wait_for(session, "Exported to Markdown", timeout=60)
         _tmux("send-keys", "-t", session, "C-q")
-        time.sleep(2)
+        after_exit = _exit_screen(session)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
+    # the model is closed before the interpreter exits: nothing printed after the app
+    assert "Traceback" not in after_exit and "Exception ignored" not in after_exit, after_exit
     exports = list(tmp_path.glob("sphere-session-*.md"))
     assert exports, "no Markdown export written"
     text = exports[0].read_text(encoding="utf-8")

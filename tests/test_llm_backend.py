@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from pathlib import Path
@@ -42,10 +43,54 @@ def test_chat_and_complete(llm) -> None:  # type: ignore[no-untyped-def]
     assert comp.completion_tokens <= 5
 
 
-def test_stream_matches_chat(llm) -> None:  # type: ignore[no-untyped-def]
+def test_every_generation_evaluates_its_whole_prompt_from_an_empty_cache(  # type: ignore[no-untyped-def]
+    llm, monkeypatch
+) -> None:
+    """No prefix reuse: llama-cpp-python would evaluate only the tokens after the part
+    of the prompt it still holds (one token for a prompt it just ran), in batches whose
+    size changes the floating-point sums (issue 17)."""
+    evals: list[tuple[int, int]] = []  # (positions already in the KV cache, tokens evaluated)
+    real_eval = llm.llm.eval
+
+    def spy(tokens):  # type: ignore[no-untyped-def]
+        evals.append((llm.llm.n_tokens, len(tokens)))
+        return real_eval(tokens)
+
+    monkeypatch.setattr(llm.llm, "eval", spy)
+    n_prompt = llm.chat(MSGS, max_tokens=2).prompt_tokens
+    assert n_prompt > 10
+    for generate in (
+        lambda: llm.chat(MSGS, max_tokens=2),  # the very prompt the cache holds
+        lambda: list(llm.stream(MSGS, max_tokens=2)),
+        lambda: llm.chat(MSGS, max_tokens=2, cancel=threading.Event()),  # the streamed path
+        lambda: llm.json(MSGS, SCHEMA, max_tokens=2),
+    ):
+        evals.clear()
+        with contextlib.suppress(ModelOutputError):
+            generate()
+        assert evals[0] == (0, n_prompt)
+        # then one generated token at a time (json may retry: the prompt again, whole)
+        assert all(n == 1 or (start, n) == (0, n_prompt) for start, n in evals)
+    evals.clear()
+    llm.complete("The capital of France is", max_tokens=2)
+    assert evals[0][0] == 0
+
+
+def test_greedy_answer_does_not_depend_on_what_ran_before(llm) -> None:  # type: ignore[no-untyped-def]
+    # the failure this replaces: streamed after the prompt was evaluated whole, then
+    # asked again with all but its last token still cached, the same prompt gave
+    # '1. Red: This is the most obvious colour, but' and '1. Red: The most obvious
+    # colour, but there are' on an AVX2 machine (llama.cpp 0.3.36 built there)
+    other = [{"role": "user", "content": "Name three animals that live in the sea."}]
+    llm.complete("Once upon a time", max_tokens=6)
+    want = llm.chat(MSGS, max_tokens=12).text
+    assert want.strip()
     chunks = list(llm.stream(MSGS, max_tokens=12))
-    assert len(chunks) > 1
-    assert "".join(chunks) == llm.chat(MSGS, max_tokens=12).text  # greedy: same text
+    assert len(chunks) > 1 and "".join(chunks) == want
+    assert llm.chat(MSGS, max_tokens=12).text == want  # the cache held this very prompt
+    llm.chat(other, max_tokens=12)  # the cache holds another prompt with the same start
+    assert llm.chat(MSGS, max_tokens=12).text == want
+    assert "".join(llm.stream(MSGS, max_tokens=12)) == want
 
 
 def test_cancel_between_tokens(llm) -> None:  # type: ignore[no-untyped-def]

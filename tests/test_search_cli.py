@@ -10,17 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from assistant.cli import cli
-from assistant.demo import DEMO_FIELDS, demo_corpus_path
+from assistant.demo import demo_corpus_path
 from assistant.index import BuildOptions, build_index
-from assistant.ingest.loaders import FieldMapping
 
 
 @pytest.fixture(scope="module")
-def demo_dir(tmp_path_factory: pytest.TempPathFactory, embedder) -> Path:  # type: ignore[no-untyped-def]
-    folder = tmp_path_factory.mktemp("search-cli") / "indexes"
-    opts = BuildOptions(mapping=FieldMapping(**DEMO_FIELDS))
-    build_index(folder, "demo", [demo_corpus_path()], embedder, opts)
-    return folder
+def demo_dir(demo_index_dir: Path) -> Path:
+    return demo_index_dir
 
 
 def _run(demo_dir: Path, *args: str) -> tuple[int, str]:

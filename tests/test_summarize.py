@@ -40,6 +40,7 @@ from assistant.summarize.hiersphere import (
     condense,
     editorial_deterministic,
     make_groups,
+    prepare,
     stance_scores,
     summarize,
     tighten_schema,
@@ -293,6 +294,39 @@ def test_hiersphere_cites_no_fewer_documents_than_vanilla(embedder) -> None:  # 
     assert cited[2] >= cited[1]
     # the editorial merge over the local candidates is the single pass, for any grouping
     assert final[2] == final[1] and final[4] == final[1]
+
+
+def test_sentence_vectors_do_not_depend_on_what_was_cached_before(embedder) -> None:  # type: ignore[no-untyped-def]
+    # embedded in batches with the query, the claims and other documents' sentences, a
+    # document's vectors moved in their last bits with the company they were in (which
+    # batch, padded to what length), so the sentence cache made an answer depend on the
+    # questions before: 8 of these 16 documents' vectors, and the relevance scores,
+    # differed when half of them were cached (issue 17)
+    from assistant.demo import demo_corpus_path
+
+    records = [json.loads(line) for line in demo_corpus_path().read_text("utf-8").splitlines()]
+    docs = []
+    for rank, r in enumerate((r for r in records if r["id"].startswith("uniforms-")), 1):
+        p = Passage(r["id"], 0, r["text"], 0, len(r["text"]), passage_id=rank)
+        docs.append(SourceDoc(r["id"], title=r["title"], rank=rank, passages=[p]))
+        docs[-1].sentences = split_passages(r["id"], [p])
+    assert sum(len(d.sentences) for d in docs) > 64  # more than one batch
+    question = "Should school uniforms be mandatory?"
+    plan = QueryPlan(
+        question=question,
+        root_query=question,
+        claims=("School uniforms should be mandatory.", "They should not be mandatory."),
+    )
+    opts = SummaryOptions()
+    fresh = prepare(plan, docs, embedder, opts)
+    cache: dict[str, np.ndarray] = {}
+    prepare(plan, docs[::2], embedder, opts, cache)  # an earlier question's documents
+    cached = prepare(plan, docs, embedder, opts, cache)
+    np.testing.assert_array_equal(cached.query_vec, fresh.query_vec)
+    np.testing.assert_array_equal(cached.claim_vecs, fresh.claim_vecs)
+    for d in docs:
+        np.testing.assert_array_equal(cached.sent_vecs[d.doc_id], fresh.sent_vecs[d.doc_id])
+    assert cached.relevance == fresh.relevance and cached.evidence == fresh.evidence
 
 
 def test_tighten_schema_only_narrows() -> None:

@@ -664,7 +664,7 @@ def test_missing_index_screen_says_how_to_fix(tmp_path: Path) -> None:
         assert "Index not found" in shown
         assert f"Index 'demo' not found in {tmp_path / 'indexes'}" in shown
         assert "sphere index build demo" in shown
-        assert "make run" in shown
+        assert "Press d to build the demo index" in shown
         assert "Traceback" not in shown
         # F2 lists the folders in index_dir; choosing one loads it
         await pilot.press("f2")
@@ -679,6 +679,67 @@ def test_missing_index_screen_says_how_to_fix(tmp_path: Path) -> None:
         await ask(pilot)
         await finish(pilot)
         assert len(app.query(ClaimColumn)) == 2
+
+    run(app, flow)
+
+
+def test_missing_index_screen_builds_the_demo_index(tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    """d builds the real demo index from the packaged corpus, then the app opens it."""
+    from assistant.index import Index
+
+    indexes = tmp_path / "indexes"
+    pipe = ScriptedPipeline()
+
+    def factory(settings: Any, name: str) -> ScriptedPipeline:
+        if not (indexes / name / "meta.sqlite").is_file():
+            return missing_index_factory(settings, name)
+        return pipe
+
+    app = build_app(tmp_path, factory=factory)  # the real demo builder
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await finish(pilot)
+        screen = app.screen
+        assert isinstance(screen, ProblemScreen)
+        await pilot.press("d")
+        await pilot.pause()
+        assert screen.building and not screen.check_action("build_demo", ())
+        await finish(pilot)  # the build runs in a worker
+        await wait_until(pilot, lambda: not isinstance(app.screen, ProblemScreen))
+        await finish(pilot)
+        assert app.index_name == "demo" and "demo" in app.sub_title
+        await ask(pilot)
+        await finish(pilot)
+        assert len(app.query(ClaimColumn)) == 2
+
+    run(app, flow)
+    index = Index.open(indexes, "demo")
+    try:
+        assert index.meta.counts()[0] == 64
+    finally:
+        index.close()
+
+
+def test_a_failed_demo_build_is_shown_on_the_problem_screen(tmp_path: Path) -> None:
+    from assistant.errors import IngestError
+
+    def failing_builder(settings: Any, progress: Any) -> None:
+        progress("batch", {"documents": 10})
+        raise IngestError("cannot write to the index folder /x (No space left on device)")
+
+    app = build_app(tmp_path, factory=missing_index_factory, demo_builder=failing_builder)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await finish(pilot)
+        screen = app.screen
+        assert isinstance(screen, ProblemScreen)
+        await pilot.press("d")
+        await finish(pilot)
+        assert app.screen is screen and not screen.building
+        shown = text_of(screen)
+        assert "could not be built" in shown and "No space left on device" in shown
+        assert "Traceback" not in shown
+        assert screen.check_action("build_demo", ())  # it can be tried again
 
     run(app, flow)
 

@@ -55,34 +55,43 @@ def build(
     record). Re-running updates the index incrementally; an interrupted build
     resumes.
     """
-    from assistant.embed import LazyEmbedder
-    from assistant.index.build import BuildOptions, build_index
+    from assistant.embed import lazy_embedder_from_settings
+    from assistant.index.build import build_index, options_from_settings
     from assistant.index.store import check_name
     from assistant.ingest.loaders import FieldMapping
 
     s = ctx.settings
     check_name(name)
-    options = BuildOptions(
-        max_words=s.chunking.max_words,
-        overlap_words=s.chunking.overlap_words,
-        flat_threshold=s.index.flat_threshold,
-        hnsw_m=s.index.hnsw_m,
-        ef_search=s.index.ef_search,
-        nprobe=s.index.nprobe,
-        approximate=s.index.approximate,
-        mapping=FieldMapping(id_field, text_field, title_field, source_field, meta_fields),
-        rebuild=rebuild,
-        batch_passages=batch_passages,
-    )
-    embedder = LazyEmbedder(
-        s.embedder.model,
-        device=s.embedder.device,
-        batch_size=s.embedder.batch_size,
-        max_seq_length=s.embedder.max_seq_length,
-    )
-    show = not quiet and not as_json
-    with _BuildProgress(show) as bar:
+    mapping = FieldMapping(id_field, text_field, title_field, source_field, meta_fields)
+    options = options_from_settings(s, mapping, rebuild=rebuild, batch_passages=batch_passages)
+    embedder = lazy_embedder_from_settings(s)
+    with _BuildProgress(not quiet and not as_json) as bar:
         report = build_index(s.index_dir, name, list(paths), embedder, options, bar.update)
+    _finish(report, as_json)
+
+
+@index_group.command("demo")
+@click.option("--rebuild", is_flag=True, help="start the index over from nothing")
+@click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@pass_ctx
+def demo(ctx: Context, rebuild: bool, as_json: bool, quiet: bool) -> None:
+    """Build the demo index from the demo corpus that ships with Sphere.
+
+    64 short fictional documents on four debatable questions (school uniforms,
+    a four-day week, nuclear power, social media for under-16s), indexed as
+    'demo' in the index folder (`sphere config show` says where).
+    """
+    from assistant.demo import build_demo_index
+
+    with _BuildProgress(not quiet and not as_json) as bar:
+        report = build_demo_index(ctx.settings, rebuild=rebuild, progress=bar.update)
+    _finish(report, as_json)
+    if not as_json:
+        click.echo('Try:  sphere ask "Should school uniforms be mandatory?"   or just:  sphere')
+
+
+def _finish(report: Any, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2))
     else:
@@ -172,7 +181,10 @@ def list_cmd(ctx: Context, as_json: bool) -> None:
         click.echo(json.dumps(names))
         return
     if not names:
-        click.echo(f"No indexes in {ctx.settings.index_dir}. Build one with `sphere index build`.")
+        click.echo(
+            f"No indexes in {ctx.settings.index_dir}. Build one with "
+            "`sphere index build NAME PATH…`, or the demo index with `sphere index demo`."
+        )
     for n in names:
         click.echo(n)
 

@@ -54,6 +54,29 @@ class BuildOptions:
     max_file_bytes: int = 200 * 1024 * 1024
 
 
+def options_from_settings(
+    settings: Any,
+    mapping: FieldMapping | None = None,
+    *,
+    rebuild: bool = False,
+    batch_passages: int = 4096,
+) -> BuildOptions:
+    """Build options with the chunking and FAISS choices of ``settings`` (a ``Settings``)."""
+    s = settings
+    return BuildOptions(
+        max_words=s.chunking.max_words,
+        overlap_words=s.chunking.overlap_words,
+        flat_threshold=s.index.flat_threshold,
+        hnsw_m=s.index.hnsw_m,
+        ef_search=s.index.ef_search,
+        nprobe=s.index.nprobe,
+        approximate=s.index.approximate,
+        mapping=mapping or FieldMapping(),
+        rebuild=rebuild,
+        batch_passages=batch_passages,
+    )
+
+
 @dataclass
 class BuildReport:
     name: str

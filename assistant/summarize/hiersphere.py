@@ -271,6 +271,26 @@ class _Prepared:
     no_side: list[str] = field(default_factory=list)
 
 
+def sentence_vectors(
+    docs: Sequence[SourceDoc], embedder: Any, cache: dict[str, np.ndarray] | None = None
+) -> dict[str, np.ndarray]:
+    """Unit vectors of each document's sentences, embedded one document per batch.
+
+    A batch pads its texts to the longest and sums in other blocks, which moves
+    a vector's last bits: embedded together with other documents' sentences, a
+    document's vectors would depend on which documents came along, and through
+    ``cache`` on what was asked before. One batch per document makes them depend
+    on the document alone (issue 17). ``cache`` (doc id -> vectors) is read and
+    filled.
+    """
+    cache = cache if cache is not None else {}
+    for d in docs:
+        if d.doc_id not in cache or len(cache[d.doc_id]) != len(d.sentences):
+            texts = [s.text for s in d.sentences]
+            cache[d.doc_id] = _unit(np.asarray(embedder.encode(texts), dtype=np.float32))
+    return {d.doc_id: cache[d.doc_id] for d in docs}
+
+
 def claims_of(plan: QueryPlan) -> tuple[str, str]:
     """The plan's two claims; an empty one falls back to the root query."""
     root = plan.root_query or plan.question
@@ -294,24 +314,15 @@ def prepare(
     (:func:`stance_sides`); without one, from the claim margin below.
     """
     claims = claims_of(plan)
-    cache = sentence_cache if sentence_cache is not None else {}
-    texts = [plan.root_query or plan.question, claims[0], claims[1]]
-    spans: list[tuple[str, int, int]] = []
-    for d in docs:
-        if d.doc_id in cache and len(cache[d.doc_id]) == len(d.sentences):
-            continue
-        start = len(texts)
-        texts.extend(s.text for s in d.sentences)
-        spans.append((d.doc_id, start, len(texts)))
-    vecs = _unit(np.asarray(embedder.encode(texts), dtype=np.float32))
-    for doc_id, a, b in spans:
-        cache[doc_id] = vecs[a:b]
+    vecs = _unit(
+        np.asarray(embedder.encode([plan.root_query or plan.question, *claims]), np.float32)
+    )
     prep = _Prepared(
         docs=list(docs),
         claims=claims,
         claim_vecs=vecs[1:3],
         query_vec=vecs[0],
-        sent_vecs={d.doc_id: cache[d.doc_id] for d in docs},
+        sent_vecs=sentence_vectors(docs, embedder, sentence_cache),
     )
     diffs, rsides, with_text = [], [], []
     w = options.relevance_weight

@@ -50,6 +50,7 @@ import numpy as np
 from assistant.errors import CancelledError, SphereError
 from assistant.models import NO_EVIDENCE, ClaimSummary, Reference, Summary, SummaryPerspective
 from assistant.summarize.evidence import Sentence, SourceDoc
+from assistant.summarize.hiersphere import sentence_vectors
 
 _NORM = re.compile(r"[\s\"'“”‘’]+")
 
@@ -180,15 +181,8 @@ def verify_summary(
     )
     svecs = dict(sentence_vecs or {})
     cited = {r.doc_id for c in summary.claims for p in c.perspectives for r in p.references}
-    need = [d for d in cited if d in pool and d not in svecs and pool[d].sentences]
-    if need:
-        flat = [s.text for d in need for s in pool[d].sentences]
-        vecs = _unit(np.asarray(embedder.encode(flat), dtype=np.float32))
-        pos = 0
-        for d in need:
-            n = len(pool[d].sentences)
-            svecs[d] = vecs[pos : pos + n]
-            pos += n
+    need = [pool[d] for d in sorted(cited) if d in pool and d not in svecs and pool[d].sentences]
+    svecs.update(sentence_vectors(need, embedder))
     use_model = opts.use_model and backend is not None and prompts is not None
     claims: list[ClaimSummary] = []
     k = 0

@@ -47,13 +47,20 @@ from assistant.ui.messages import (
     TurnFinished,
     TurnProgress,
 )
-from assistant.ui.protocols import Exporter, PipelineFactory, ResearchPipeline, SessionLog
+from assistant.ui.protocols import (
+    DemoBuilder,
+    Exporter,
+    PipelineFactory,
+    ResearchPipeline,
+    SessionLog,
+)
 from assistant.ui.screens.help_screen import HelpScreen
 from assistant.ui.screens.index_picker import IndexPickerScreen
 from assistant.ui.screens.plan_editor import PlanEditorScreen
 from assistant.ui.screens.problem_screen import ProblemScreen
 from assistant.ui.screens.prompts import ConfirmPrompt, TextPrompt
 from assistant.ui.wiring import (
+    default_demo_builder,
     default_exporter,
     default_pipeline_factory,
     open_store,
@@ -104,6 +111,7 @@ class SphereApp(App[None]):
         exporter: Exporter,
         clock: Callable[[], float],
         export_dir: Path,
+        demo_builder: DemoBuilder | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -114,6 +122,7 @@ class SphereApp(App[None]):
         self.exporter = exporter
         self.clock = clock
         self.export_dir = export_dir
+        self.demo_builder = demo_builder
         self.session_id: int | None = None
         self._pipeline: ResearchPipeline | None = None
         self._pipeline_name = ""
@@ -222,7 +231,10 @@ class SphereApp(App[None]):
             if name:
                 self._load_index(name)
 
-        self.push_screen(ProblemScreen(message.error, message.index_name, self.settings), retry)
+        self.push_screen(
+            ProblemScreen(message.error, message.index_name, self.settings, self.demo_builder),
+            retry,
+        )
 
     # ------------------------------------------------------------------ asking
 
@@ -722,13 +734,16 @@ def make_app(
     clock: Callable[[], float] | None = None,
     export_dir: Path | None = None,
     use_store: bool = True,
+    demo_builder: DemoBuilder | None = None,
 ) -> SphereApp:
     """The one way to build the app (CLI and tests).
 
     ``pipeline_factory(settings, index_name)`` defaults to
     ``Pipeline.from_settings``; ``store`` to ``SessionStore(settings.session_db)``
     (``use_store=False`` runs without a log); ``clock`` (seconds, monotonic) is
-    injectable so snapshot tests show a fixed elapsed time.
+    injectable so snapshot tests show a fixed elapsed time; ``demo_builder``
+    (what the missing-index screen's "build the demo index" runs) defaults to
+    :func:`assistant.demo.build_demo_index`.
     """
     problem = ""
     if store is None and use_store:
@@ -742,4 +757,5 @@ def make_app(
         exporter=exporter or default_exporter,
         clock=clock or time.monotonic,
         export_dir=export_dir or Path.cwd(),
+        demo_builder=demo_builder or default_demo_builder,
     )

@@ -100,3 +100,6 @@ class SessionLog(Protocol):
 
 # (session info, stored turns) -> Markdown
 Exporter = Callable[[Any, Sequence[Any]], str]
+
+# (settings, progress(event, data)) -> build report; builds the demo index in index_dir
+DemoBuilder = Callable[[Settings, Callable[[str, dict[str, Any]], None]], Any]

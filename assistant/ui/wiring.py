@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from assistant.config import Settings
@@ -47,3 +47,12 @@ def scan_index_names(settings: Settings) -> list[str]:
     if not root.is_dir():
         return []
     return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def default_demo_builder(
+    settings: Settings, progress: Callable[[str, dict[str, Any]], None]
+) -> Any:
+    """Build the demo index from the packaged corpus (slow: run it in a worker thread)."""
+    from assistant.demo import build_demo_index
+
+    return build_demo_index(settings, progress=progress)

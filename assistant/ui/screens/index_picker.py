@@ -36,7 +36,7 @@ class IndexPickerScreen(ModalScreen[str | None]):
             yield Static(
                 Content.styled(
                     f"Indexes live in {self.index_dir}. Build one with: "
-                    "sphere index build NAME PATH",
+                    "sphere index build NAME PATH, or the demo: sphere index demo",
                     "$text-muted",
                 ),
                 classes="index-hint",

