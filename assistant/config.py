@@ -175,11 +175,15 @@ class Settings(_Section):
             p = p.expanduser()
             return p if p.is_absolute() else (base / p).resolve()
 
+        stance = self.stance
+        if stance.model.strip().lower() not in ("bundled", "off"):
+            stance = stance.model_copy(update={"model": str(fix(Path(stance.model.strip())))})
         return self.model_copy(
             update={
                 "index_dir": fix(self.index_dir),
                 "session_db": fix(self.session_db),
                 "cache_dir": fix(self.cache_dir),
+                "stance": stance,
             }
         )
 

@@ -189,9 +189,7 @@ def _balance(result: TurnResult) -> list[str]:
         out.append("- Retrieved but not cited: none")
     if balance.no_side_doc_ids:
         docs = _titles(result)
-        out.append(
-            f"- Taking neither side, by the stance model ({len(balance.no_side_doc_ids)}):"
-        )
+        out.append(f"- Taking neither side, by the stance model ({len(balance.no_side_doc_ids)}):")
         for doc_id in balance.no_side_doc_ids:
             hit = docs.get(doc_id)
             label = md_text(hit.title) if hit and hit.title.strip() else ""

@@ -109,6 +109,12 @@ class Pipeline:
             retriever = Retriever(index, embedder, settings.retrieval, params=params, stance=stance)
         self.retriever = retriever
 
+    def set_stance(self, stance: Any) -> None:
+        """Use another stance model (``None``: the claim margin decides sides)."""
+        self.stance = stance
+        if hasattr(self.retriever, "stance"):
+            self.retriever.stance = stance
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_settings(cls, settings: Settings, index_name: str | None = None) -> Pipeline:

@@ -155,3 +155,14 @@ def test_config_show_says_which_file_it_read(
     main(["config", "show"])
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("# no settings file (looked for --config FILE, $SPHERE_CONFIG")
+
+
+def test_stance_model_path_is_relative_to_the_config_file(tmp_path: Path) -> None:
+    cfg = tmp_path / "conf" / "c.yaml"
+    cfg.parent.mkdir()
+    cfg.write_text("stance:\n  model: models/mine.safetensors\n")
+    s = load_settings(cfg, environ={})
+    assert s.stance.model == str(tmp_path / "conf" / "models" / "mine.safetensors")
+    assert load_settings(REPO / "config.yaml", environ={}).stance.model == "bundled"
+    off = load_settings(cfg, environ={"SPHERE_STANCE__MODEL": "off"})
+    assert off.stance.model == "off"

@@ -111,10 +111,20 @@ def test_read_stance_jsonl_rows_and_groups(tmp_path: Path) -> None:
     f = _write(
         tmp_path / "x.jsonl",
         [
-            {"topic": "We should ban X", "text": "X hurts  people", "label": "pro",
-             "source": "s", "split": "train"},
-            {"topic": "We should ban X", "text": "X helps", "label": "CON", "source": "s",
-             "split": "dev"},
+            {
+                "topic": "We should ban X",
+                "text": "X hurts  people",
+                "label": "pro",
+                "source": "s",
+                "split": "train",
+            },
+            {
+                "topic": "We should ban X",
+                "text": "X helps",
+                "label": "CON",
+                "source": "s",
+                "split": "dev",
+            },
         ],
     )
     rows = read_stance_jsonl(f)
@@ -152,18 +162,26 @@ def test_read_stance_jsonl_missing_and_binary(tmp_path: Path) -> None:
 
 def test_read_perspectrum_split_and_labels(tmp_path: Path) -> None:
     claims = [
-        {"cId": 1, "text": "Uniforms should be worn", "perspectives": [
-            {"pids": [10, 11], "stance_label_3": "SUPPORT"},
-            {"pids": [12], "stance_label_3": "UNDERMINE"},
-        ]},
-        {"cId": 2, "text": "Tax sugar", "perspectives": [
-            {"pids": [13], "stance_label_3": "UNDERMINE"},
-        ]},
+        {
+            "cId": 1,
+            "text": "Uniforms should be worn",
+            "perspectives": [
+                {"pids": [10, 11], "stance_label_3": "SUPPORT"},
+                {"pids": [12], "stance_label_3": "UNDERMINE"},
+            ],
+        },
+        {
+            "cId": 2,
+            "text": "Tax sugar",
+            "perspectives": [
+                {"pids": [13], "stance_label_3": "UNDERMINE"},
+            ],
+        },
     ]
     (tmp_path / "claims.json").write_text(json.dumps(claims))
-    (tmp_path / "perspective_pool_v1.0.json").write_text(json.dumps(
-        [{"pId": i, "text": f"perspective {i}"} for i in range(10, 14)]
-    ))
+    (tmp_path / "perspective_pool_v1.0.json").write_text(
+        json.dumps([{"pId": i, "text": f"perspective {i}"} for i in range(10, 14)])
+    )
     (tmp_path / "dataset_split_v1.0.json").write_text(json.dumps({"1": "train", "2": "test"}))
     rows = read_perspectrum(tmp_path / "claims.json")
     assert [(r.topic, r.text, r.label, r.split) for r in rows] == [

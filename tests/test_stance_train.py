@@ -27,20 +27,39 @@ def _data(folder: Path) -> Path:
     for t in TOPICS:
         x = t.split()[-1]
         for split in ("train", "dev"):
-            rows += [{"topic": t, "text": p.format(x=x), "label": "pro", "split": split}
-                     for p in PRO]
-            rows += [{"topic": t, "text": c.format(x=x), "label": "con", "split": split}
-                     for c in CON]
+            rows += [
+                {"topic": t, "text": p.format(x=x), "label": "pro", "split": split} for p in PRO
+            ]
+            rows += [
+                {"topic": t, "text": c.format(x=x), "label": "con", "split": split} for c in CON
+            ]
     (folder / "arct.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     return folder
 
 
+def _cmd(tmp: Path, data: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "assistant.cli",
+        "train",
+        "stance",
+        "--data-dir",
+        str(data),
+        "--sources",
+        "arct",
+        "--state-dir",
+        str(tmp / "state"),
+        "--out",
+        str(tmp / "out" / "m.safetensors"),
+        "--no-progress",
+        *extra,
+    ]
+
+
 def _train(tmp: Path, data: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "assistant.cli", "train", "stance", "--data-dir", str(data),
-         "--sources", "arct", "--state-dir", str(tmp / "state"), "--out",
-         str(tmp / "out" / "m.safetensors"), "--no-progress", "--json", *extra],
-        capture_output=True, text=True, cwd=tmp, timeout=600,
+        _cmd(tmp, data, "--json", *extra), capture_output=True, text=True, cwd=tmp, timeout=600
     )
 
 
@@ -65,8 +84,11 @@ def test_train_writes_artifact_card_and_resumes(tmp_path: Path) -> None:
     from assistant.stance.model import StanceModel
 
     model = StanceModel.load(art)
-    js = model.sides("Should fireworks be banned?", ("Ban fireworks.", "Keep fireworks."),
-                     ["Fireworks scare pets.", "Fireworks are fun."])
+    js = model.sides(
+        "Should fireworks be banned?",
+        ("Ban fireworks.", "Keep fireworks."),
+        ["Fireworks scare pets.", "Fireworks are fun."],
+    )
     for j in js:
         assert sum(j.p) == pytest.approx(1.0)
     assert model.info()["sha256"] == card["sha256"]
@@ -74,12 +96,10 @@ def test_train_writes_artifact_card_and_resumes(tmp_path: Path) -> None:
 
 def test_train_survives_a_kill(tmp_path: Path) -> None:
     data = _data(tmp_path / "data")
-    cmd = [sys.executable, "-m", "assistant.cli", "train", "stance", "--data-dir", str(data),
-           "--sources", "arct", "--state-dir", str(tmp_path / "state"), "--out",
-           str(tmp_path / "m.safetensors"), "--no-progress", "--checkpoint-seconds", "0",
-           "--epochs", "50"]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    cmd = _cmd(tmp_path, data, "--checkpoint-seconds", "0", "--epochs", "50")
+    proc = subprocess.Popen(
+        cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
     deadline = time.time() + 300
     states = list((tmp_path / "state").glob("*/state.pt"))
     while not states and time.time() < deadline and proc.poll() is None:

@@ -21,6 +21,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.eval.extract", "aspects_command"),
     ("assistant.eval.summary", "summary_command"),
     ("assistant.eval.stance", "stance_command"),
+    ("assistant.eval.demo", "demo_command"),
 ]
 
 

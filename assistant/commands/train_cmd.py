@@ -17,21 +17,38 @@ def train_group() -> None:
 
 
 @train_group.command("stance")
-@click.option("--data-dir", required=True, type=click.Path(path_type=Path),
-              help="folder of the shared stance JSONL files (../shared/data/stance)")
-@click.option("--perspectrum", type=click.Path(path_type=Path),
-              help="Perspectrum perspectrum_with_answers_v1.0.json "
-              "(its train split trains, dev chooses)")
+@click.option(
+    "--data-dir",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="folder of the shared stance JSONL files (../shared/data/stance)",
+)
+@click.option(
+    "--perspectrum",
+    type=click.Path(path_type=Path),
+    help="Perspectrum perspectrum_with_answers_v1.0.json (its train split trains, dev chooses)",
+)
 @click.option("--sources", help="comma-separated stance sources (default: all eight)")
 @click.option("--epochs", type=click.IntRange(1, 50), help="passes over the training items")
 @click.option("--seed", type=int, help="random seed (default 13)")
-@click.option("--out", type=click.Path(path_type=Path),
-              help="where to write the artifact (.safetensors; its card .json beside it)")
-@click.option("--state-dir", type=click.Path(path_type=Path),
-              help="checkpoints for resuming (default: <cache_dir>/stance-train)")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="where to write the artifact (.safetensors; its card .json beside it)",
+)
+@click.option(
+    "--state-dir",
+    type=click.Path(path_type=Path),
+    help="checkpoints for resuming (default: <cache_dir>/stance-train)",
+)
 @click.option("--max-steps", type=click.IntRange(1), help="stop after this many steps (a trial)")
-@click.option("--checkpoint-seconds", type=click.FloatRange(0), default=120.0, show_default=True,
-              help="seconds between checkpoints")
+@click.option(
+    "--checkpoint-seconds",
+    type=click.FloatRange(0),
+    default=120.0,
+    show_default=True,
+    help="seconds between checkpoints",
+)
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 @pass_ctx
@@ -103,6 +120,8 @@ def train_stance_command(
     if as_json:
         click.echo(json.dumps(summary))
         return
-    click.echo(f"wrote {result.artifact} (epoch {result.best_epoch}, "
-               f"dev score {result.dev['score']}, "
-               f"temperature {result.dev['temperature']}, {summary['minutes']} min)")
+    click.echo(
+        f"wrote {result.artifact} (epoch {result.best_epoch}, "
+        f"dev score {result.dev['score']}, "
+        f"temperature {result.dev['temperature']}, {summary['minutes']} min)"
+    )

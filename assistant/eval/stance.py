@@ -308,14 +308,28 @@ def _prefixed(key: str, m: dict[str, float]) -> dict[str, float]:
 
 
 @click.command("stance")
-@click.option("--data", "data", required=True, type=click.Path(path_type=Path),
-              help="PerSphere data.jsonl, Perspectrum claims JSON, or a stance JSONL")
+@click.option(
+    "--data",
+    "data",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="PerSphere data.jsonl, Perspectrum claims JSON, or a stance JSONL",
+)
 @click.option("--corpus", type=click.Path(path_type=Path), help="PerSphere doc_new.jsonl")
 @click.option("--pool", type=click.Path(path_type=Path), help="Perspectrum perspective pool")
-@click.option("--split", default="test", show_default=True,
-              help="stance JSONL: which split to score (train, dev, test or all)")
-@click.option("--candidate", "candidates", multiple=True, metavar="NAME=PATH",
-              help="also score another stance artifact (.safetensors) under NAME")
+@click.option(
+    "--split",
+    default="test",
+    show_default=True,
+    help="stance JSONL: which split to score (train, dev, test or all)",
+)
+@click.option(
+    "--candidate",
+    "candidates",
+    multiple=True,
+    metavar="NAME=PATH",
+    help="also score another stance artifact (.safetensors) under NAME",
+)
 @click.option("--no-baseline", is_flag=True, help="skip the claim_margin method")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 @pass_ctx
@@ -359,8 +373,13 @@ def stance_command(
     else:
         result = evaluate({"": stance_cases(data, split)}, methods)
         main = split
-    out = {"benchmark": "stance", "kind": kind, "main": main, **result,
-           "model": models["sphere"].info()}
+    out = {
+        "benchmark": "stance",
+        "kind": kind,
+        "main": main,
+        **result,
+        "model": models["sphere"].info(),
+    }
     if as_json:
         click.echo(json.dumps(out))
         return

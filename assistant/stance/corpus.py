@@ -139,8 +139,11 @@ def load_corpus(
         corpus.dev += split_rows(rows, "dev")
     if perspectrum is not None:
         rows = read_perspectrum(perspectrum)
-        for p in (perspectrum, perspectrum.with_name("perspective_pool_v1.0.json"),
-                  perspectrum.with_name("dataset_split_v1.0.json")):
+        for p in (
+            perspectrum,
+            perspectrum.with_name("perspective_pool_v1.0.json"),
+            perspectrum.with_name("dataset_split_v1.0.json"),
+        ):
             if p.exists():
                 corpus.hashes[p.name] = file_sha256(p)
         corpus.train += [r for r in rows if r.split == "train"]
@@ -199,9 +202,7 @@ def viewpoints(
     return rng.choice(pro), rng.choice(con)
 
 
-def sample_rows(
-    rows: Sequence[Row], caps: dict[str, int], rng: random.Random
-) -> list[Row]:
+def sample_rows(rows: Sequence[Row], caps: dict[str, int], rng: random.Random) -> list[Row]:
     """At most ``caps[source]`` rows of each source (all when uncapped), shuffled."""
     by_source: dict[str, list[Row]] = defaultdict(list)
     for r in rows:

@@ -248,9 +248,7 @@ class ThreadTuner:
 
         phase = self.count % self.period
         if len(self.options) > 1 and phase < self.trial * len(self.options):
-            self.times.setdefault(torch.get_num_threads(), []).append(
-                time.perf_counter() - self.t0
-            )
+            self.times.setdefault(torch.get_num_threads(), []).append(time.perf_counter() - self.t0)
         self.count += 1
 
 
@@ -297,8 +295,10 @@ def train(
         json.dumps({"config": asdict(cfg), "data": corpus.hashes}, indent=1), encoding="utf-8"
     )
     bf16 = cfg.precision == "bf16" and bf16_native()
-    log(f"run {run_id}: {len(corpus.train)} train rows, {len(corpus.dev)} dev rows; "
-        f"{'bf16' if bf16 else 'fp32'} on {torch.get_num_threads()} threads")
+    log(
+        f"run {run_id}: {len(corpus.train)} train rows, {len(corpus.dev)} dev rows; "
+        f"{'bf16' if bf16 else 'fp32'} on {torch.get_num_threads()} threads"
+    )
 
     random.seed(cfg.seed)
     np.random.seed(cfg.seed)
@@ -364,8 +364,14 @@ def train(
         )
 
     ce = torch.nn.CrossEntropyLoss()
-    bar = tqdm(total=total, initial=step, disable=not show_progress, unit="step",
-               dynamic_ncols=True, desc="stance")
+    bar = tqdm(
+        total=total,
+        initial=step,
+        disable=not show_progress,
+        unit="step",
+        dynamic_ncols=True,
+        desc="stance",
+    )
     last_save = time.time()
     running = None
     tuner = ThreadTuner(os.cpu_count() or 1)
@@ -410,13 +416,19 @@ def train(
         if step % steps_per_epoch == 0 and step > 0:
             score, by_form = evaluate_dev(net, tok, dev, max_len=cfg.max_len, bf16=bf16)
             done = step // steps_per_epoch
-            entry = {"epoch": done, "step": step, "loss": running,
-                     "score": round(score, 2),
-                     **{form: sc.summary() for form, sc in by_form.items()},
-                     "minutes": round((time.time() - t_start) / 60, 1)}
+            entry = {
+                "epoch": done,
+                "step": step,
+                "loss": running,
+                "score": round(score, 2),
+                **{form: sc.summary() for form, sc in by_form.items()},
+                "minutes": round((time.time() - t_start) / 60, 1),
+            }
             history.append(entry)
-            log(f"epoch {done}: dev score {score:.2f} "
-                + json.dumps({f: e for f, e in entry.items() if f in dev}))
+            log(
+                f"epoch {done}: dev score {score:.2f} "
+                + json.dumps({f: e for f, e in entry.items() if f in dev})
+            )
             if score > best_score:
                 best_score, best_epoch = score, done
                 _atomic_save(net.trained_state(), state_dir / "best.pt")
@@ -456,12 +468,17 @@ def train(
         }
         artifact = write_artifact(net, base, out, temperature=temperature, card=card)
     return TrainResult(
-        run_id, history, best_epoch, temperature, dev_summary,
-        time.time() - t_start, artifact, corpus.hashes, corpus.counts(),
+        run_id,
+        history,
+        best_epoch,
+        temperature,
+        dev_summary,
+        time.time() - t_start,
+        artifact,
+        corpus.hashes,
+        corpus.counts(),
     )
 
 
 def steps_for(cfg: TrainConfig, corpus: Corpus) -> int:
     return len(_epoch_batches(corpus, cfg, 0)) * cfg.epochs
-
-

@@ -249,13 +249,15 @@ def verify_summary(
                     report.removed.append(
                         {"doc_id": ref.doc_id, "perspective": p.text, "reason": reason}
                     )
-            if refs:
-                kept_p.append(SummaryPerspective(p.text, refs))
-            else:
-                report.dropped_perspectives += 1
+            # kept while empty: a reference moved here by the stance check may fill it
+            kept_p.append(SummaryPerspective(p.text, refs))
         claims.append(ClaimSummary(claim.claim, claim.side, kept_p, claim.note))
     if to_move:
         _move_references(claims, to_move, embedder, svecs, opts, judged, report)
+    for c in claims:
+        empty = sum(1 for p in c.perspectives if not p.references)
+        report.dropped_perspectives += empty
+        c.perspectives = [p for p in c.perspectives if p.references]
     claims = _one_claim_per_document(claims, pool, report)
     for c in claims:
         if not c.perspectives:
@@ -334,9 +336,7 @@ def _move_references(
         sup, tp = best
         tp.references.append(_verified(doc, sup, p_other))
         report.kept += 1
-        report.moved.append(
-            {"doc_id": doc.doc_id, "from": frm, "to": tp.text, "reason": why}
-        )
+        report.moved.append({"doc_id": doc.doc_id, "from": frm, "to": tp.text, "reason": why})
 
 
 def _one_claim_per_document(
