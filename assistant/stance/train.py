@@ -50,7 +50,7 @@ from assistant.stance.side import (
 DEFAULT_CAPS = {
     "ibm_argq30k": 12000,
     "ukp_sentential": 9000,
-    "sick": 1500,
+    "sick": 1000,
 }
 
 
@@ -70,9 +70,9 @@ class TrainConfig:
     warmup: float = 0.06
     max_len: int = 128
     pair_weight: float = 1.0
-    abstract_rate: float = 0.2
+    abstract_rate: float = 0.15
     offtopic_rate: float = 0.05
-    viewpoint_rate: float = 0.0
+    viewpoint_rate: float = 0.3
     dev_per_source: int = 600
     precision: str = "bf16"  # bf16 autocast where the CPU has it natively, else fp32
 
