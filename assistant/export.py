@@ -158,6 +158,14 @@ def _claims(result: TurnResult, notes: _Footnotes) -> list[str]:
     return out
 
 
+def _doc_line(hit: DocumentHit | None, doc_id: str, *, with_source: bool) -> str:
+    """A listed document: its title (and source) with its id, or the id alone."""
+    label = md_text(hit.title) if hit and hit.title.strip() else ""
+    source = f", {md_text(hit.source)}" if with_source and hit and hit.source.strip() else ""
+    ident = md_code(doc_id)
+    return f"  - {label}{source} ({ident})" if label else f"  - {ident}{source}"
+
+
 def _titles(result: TurnResult) -> dict[str, DocumentHit]:
     seen: dict[str, DocumentHit] = {}
     for hits in result.hits.values():
@@ -176,25 +184,15 @@ def _balance(result: TurnResult) -> list[str]:
             f"{s.mean_retrieval_score:.3f}, {_count(s.perspectives, 'perspective')}"
         )
     out.append(f"- Lopsidedness: {balance.lopsidedness:.2f} (0 = even, 1 = one-sided)")
+    docs = _titles(result) if balance.unused_doc_ids or balance.no_side_doc_ids else {}
     if balance.unused_doc_ids:
-        docs = _titles(result)
         out.append(f"- Retrieved but not cited ({len(balance.unused_doc_ids)}):")
-        for doc_id in balance.unused_doc_ids:
-            hit = docs.get(doc_id)
-            label = md_text(hit.title) if hit and hit.title.strip() else ""
-            source = f", {md_text(hit.source)}" if hit and hit.source.strip() else ""
-            ident = md_code(doc_id)
-            out.append(f"  - {label}{source} ({ident})" if label else f"  - {ident}{source}")
+        out += [_doc_line(docs.get(d), d, with_source=True) for d in balance.unused_doc_ids]
     else:
         out.append("- Retrieved but not cited: none")
     if balance.no_side_doc_ids:
-        docs = _titles(result)
         out.append(f"- Taking neither side, by the stance model ({len(balance.no_side_doc_ids)}):")
-        for doc_id in balance.no_side_doc_ids:
-            hit = docs.get(doc_id)
-            label = md_text(hit.title) if hit and hit.title.strip() else ""
-            ident = md_code(doc_id)
-            out.append(f"  - {label} ({ident})" if label else f"  - {ident}")
+        out += [_doc_line(docs.get(d), d, with_source=False) for d in balance.no_side_doc_ids]
     return [*out, ""]
 
 
