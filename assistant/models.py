@@ -15,7 +15,7 @@ from typing import Any, Literal, TypeVar
 
 Side = Literal["pro", "con"]
 SIDES: tuple[Side, Side] = ("pro", "con")
-Intent = Literal["two_sided", "one_sided", "factual"]
+Intent = Literal["two_sided", "one_sided", "factual", "lookup"]
 
 T = TypeVar("T")
 

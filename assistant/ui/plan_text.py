@@ -19,7 +19,7 @@ HEADER = (
     "# intent: two_sided | one_sided | factual;  side / target_side: pro | con | null\n"
     "# constraint dimensions: audience, keyword, format, language, length, source\n"
 )
-INTENTS = ("two_sided", "one_sided", "factual")
+INTENTS = ("two_sided", "one_sided", "factual", "lookup")
 DIMENSIONS = ("audience", "keyword", "format", "language", "length", "source")
 
 
