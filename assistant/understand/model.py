@@ -1,0 +1,125 @@
+"""The optional language model: span and JSON answers under grammars, and how they combine."""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any, Literal
+
+from assistant.errors import InputError
+from assistant.models import Aspect, QueryPerspective, QueryPlan
+from assistant.understand.aspects import find_aspects
+from assistant.understand.claims import make_claims
+from assistant.understand.intent import decide_intent
+from assistant.understand.perspectives import _CON, _PRO, classify_perspective
+from assistant.understand.rules import _root_text
+
+UseLLM = Literal["auto", "always", "never"] | bool
+
+_MODEL_LOCK = threading.Lock()
+
+
+def llm_perspective(question: str, backend: Any, *, max_words: int = 24) -> QueryPerspective | None:
+    """The model's perspective phrase, constrained to a span of the question (paper 000 A.8)."""
+    from assistant.llm.grammar import NONE_ANSWER, locate_span, span_grammar
+    from assistant.llm.prompts import load_prompts
+
+    prompt = load_prompts().get("perspective_extraction")
+    grammar = span_grammar(question, max_words=max_words)
+    with _MODEL_LOCK:
+        text = backend.grammar_chat(
+            prompt.messages(query=question), grammar, max_tokens=prompt.max_tokens * 2
+        )
+    text = text.strip()
+    if not text or text == NONE_ANSWER:
+        return None
+    span = locate_span(question, text)
+    if span is None:
+        return None
+    role, side = classify_perspective(text)
+    return QueryPerspective(text=question[span[0] : span[1]], role=role, side=side, span=span)
+
+
+def llm_aspects(question: str, backend: Any, *, max_words: int = 8) -> list[Aspect]:
+    """The model's aspects, each a span of the question; overlapping ones are dropped."""
+    from assistant.llm.grammar import locate_span, span_grammar
+    from assistant.llm.prompts import load_prompts
+
+    prompt = load_prompts().get("aspect_extraction")
+    span_g = span_grammar(question, max_words=max_words, allow_none=False)
+    body = span_g.gbnf.replace("root ::= n0\n", "")
+    from assistant.llm.base import GrammarSpec
+
+    grammar = GrammarSpec(
+        gbnf='root ::= n0 (" | " n0)? (" | " n0)? (" | " n0)? (" | " n0)?\n' + body
+    )
+    with _MODEL_LOCK:
+        text = backend.grammar_chat(
+            prompt.messages(query=question), grammar, max_tokens=prompt.max_tokens
+        )
+    out: list[Aspect] = []
+    pos = 0
+    for part in text.split(" | "):
+        span = locate_span(question, part, near=pos)
+        if span is None or any(a.span and span[0] < a.span[1] and a.span[0] < span[1] for a in out):
+            continue
+        out.append(Aspect(text=question[span[0] : span[1]], span=span))
+        pos = span[1]
+    return sorted(out, key=lambda a: a.span[0] if a.span else 0)
+
+
+def llm_claims(question: str, backend: Any) -> tuple[str, str] | None:
+    from assistant.llm.prompts import load_prompts
+
+    prompt = load_prompts().get("claims")
+    schema = prompt.schema_for()
+    with _MODEL_LOCK:
+        data = backend.json(
+            prompt.messages(question=question), schema, max_tokens=prompt.max_tokens
+        )
+    pro, con = str(data["pro"]).strip(), str(data["con"]).strip()
+    if not pro or not con or pro.lower() == con.lower():
+        return None
+    return pro, con
+
+
+_VIEWPOINT_WORD = re.compile(
+    _PRO.pattern + "|" + _CON.pattern + r"|\b(?:perspective|viewpoint|point of view|wing|biased|"
+    r"neutral|liberal|conservative|analogy|similar)\b",
+    re.I,
+)
+
+
+def combine(rules: QueryPlan, model_perspective: QueryPerspective | None) -> QueryPlan:
+    """The 'sphere' rule: keep the rules' perspectives where a cue fired; otherwise take
+    the model's span only if it carries a viewpoint word (chosen by ``sphere eval extract``)."""
+    cue_fired = any(p.role != "interpretation" for p in rules.perspectives)
+    if cue_fired or model_perspective is None:
+        return rules
+    if not _VIEWPOINT_WORD.search(model_perspective.text):
+        return rules
+    plan = QueryPlan.from_dict(rules.to_dict())
+    plan.perspectives = [model_perspective]
+    span = model_perspective.span or (0, 0)
+    plan.root_query = _root_text(
+        plan.question, (0, len(plan.question)), [model_perspective], [], False
+    )
+    plan.intent, plan.target_side = decide_intent(
+        plan.question, plan.root_query, plan.perspectives, False
+    )
+    plan.claims = (
+        make_claims(plan.root_query, plan.intent) if plan.intent != "factual" else ("", "")
+    )
+    plan.aspects = find_aspects(plan.question, (0, len(plan.question)), [span])
+    plan.source = "rules+llm"
+    return plan
+
+
+def _want_model(use_llm: UseLLM) -> str:
+    if use_llm is True:
+        return "always"
+    if use_llm is False:
+        return "never"
+    if use_llm not in ("auto", "always", "never"):
+        raise InputError(f"use_llm must be auto, always or never, not {use_llm!r}")
+    return str(use_llm)

@@ -1,0 +1,90 @@
+"""Text helpers shared by the parser: the input check, words, spans and scopes."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Literal
+
+from assistant import lexicon as lx
+from assistant.errors import InputError
+
+MAX_QUESTION_CHARS = 2000
+UseLLM = Literal["auto", "always", "never"] | bool
+
+_WORD = re.compile(r"[\w][\w'’\-]*", re.UNICODE)
+
+
+# --------------------------------------------------------------------------- input
+
+
+def check_question(question: object) -> str:
+    """The question stripped, or :class:`InputError` if it is empty, huge or binary."""
+    if isinstance(question, bytes):
+        try:
+            question = question.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("the question is binary data, not text") from None
+    if not isinstance(question, str):
+        raise InputError(f"the question must be text, not {type(question).__name__}")
+    q = question.strip()
+    if not q:
+        raise InputError(
+            "the question is empty", hint='type a question, e.g. sphere understand "Should …?"'
+        )
+    if len(q) > MAX_QUESTION_CHARS:
+        raise InputError(
+            f"the question is too long ({len(q)} characters; at most {MAX_QUESTION_CHARS})",
+            hint="put long text in a document, index it, and ask a short question about it",
+        )
+    bad = sum(
+        1 for ch in q if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") and ch not in "\n\t\r"
+    )
+    if "\x00" in q or "\ufffd" in q or bad > 0:
+        raise InputError("the question contains binary or control characters, not text")
+    return q
+
+
+def _alt(words: Iterable[str]) -> str:
+    """A regex alternation of phrases, longest first, word-bounded."""
+    ws = sorted({re.escape(w) for w in words}, key=len, reverse=True)
+    return r"(?:" + "|".join(ws) + r")"
+
+
+def _span_text(q: str, span: tuple[int, int]) -> str:
+    return q[span[0] : span[1]]
+
+
+def _trim(q: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink a span to drop surrounding whitespace and punctuation."""
+    while start < end and (q[start].isspace() or q[start] in ",;:.!?\"'()[]"):
+        start += 1
+    while end > start and (q[end - 1].isspace() or q[end - 1] in ",;:.!?\"'()[]"):
+        end -= 1
+    return start, end
+
+
+def _words(text: str) -> list[str]:
+    return [m.group(0).lower() for m in _WORD.finditer(text)]
+
+
+_NEG_SCOPE_END = re.compile(
+    r"[,;.?!:]|\s(?:and|but|that|which|who|so|because|while|if|please)\s", re.I
+)
+
+
+def _scope(q: str, start: int, limit: int = 80) -> tuple[int, int]:
+    """Negation / object scope: from ``start`` to the next clause boundary."""
+    m = _NEG_SCOPE_END.search(q, start)
+    end = m.start() if m else len(q)
+    return _trim(q, start, min(end, start + limit))
+
+
+def _split_values(text: str) -> list[str]:
+    parts = re.split(r"\s*(?:,|\bor\b|\band\b|\bnor\b|/)\s*", text)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def found_content(text: str) -> bool:
+    return any(w not in lx.ASPECT_STOPWORDS for w in _words(text))
