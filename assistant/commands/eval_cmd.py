@@ -22,6 +22,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.eval.summary", "summary_command"),
     ("assistant.eval.stance", "stance_command"),
     ("assistant.eval.demo", "demo_command"),
+    ("assistant.eval.understand", "understand_command"),
 ]
 
 

@@ -7,7 +7,7 @@ import threading
 from typing import Any, Literal
 
 from assistant.errors import InputError
-from assistant.models import Aspect, QueryPerspective, QueryPlan
+from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Side
 from assistant.understand.aspects import find_aspects
 from assistant.understand.claims import make_claims
 from assistant.understand.intent import decide_intent
@@ -123,3 +123,63 @@ def _want_model(use_llm: UseLLM) -> str:
     if use_llm not in ("auto", "always", "never"):
         raise InputError(f"use_llm must be auto, always or never, not {use_llm!r}")
     return str(use_llm)
+
+
+_DIMENSIONS = ("language", "length", "source", "keyword", "format", "audience")
+
+
+def llm_plan(question: str, backend: Any) -> QueryPlan:
+    """The model's whole plan (intent, side, aspects, constraints) in one JSON answer.
+
+    The answer is constrained by the prompt's JSON schema and then validated:
+    aspects that are not spans of the question are dropped, a side is kept
+    only for a one-sided intent, and the claims are made from the question by
+    the rules (:func:`make_claims`). Model failures raise :class:`SphereError`.
+    """
+    from assistant.llm.grammar import locate_span
+    from assistant.llm.prompts import load_prompts
+    from assistant.understand.text import check_question
+
+    q = check_question(question)
+    prompt = load_prompts().get("question_plan")
+    with _MODEL_LOCK:
+        data = backend.json(
+            prompt.messages(question=q), prompt.schema_for(), max_tokens=prompt.max_tokens
+        )
+    intent = str(data.get("intent", "two_sided"))
+    if intent not in ("two_sided", "one_sided", "factual", "lookup"):
+        intent = "two_sided"
+    side = str(data.get("side", "none"))
+    target: Side | None = side if intent == "one_sided" and side in ("pro", "con") else None  # type: ignore[assignment]
+    if intent == "one_sided" and target is None:
+        intent = "two_sided"
+    aspects: list[Aspect] = []
+    for text in data.get("aspects") or []:
+        span = locate_span(q, str(text))
+        if span and not any(
+            a.span and span[0] < a.span[1] and a.span[0] < span[1] for a in aspects
+        ):
+            aspects.append(Aspect(text=q[span[0] : span[1]], span=span))
+    constraints = [
+        Constraint(
+            str(c["dimension"]),
+            str(c["value"]).strip(),
+            negated=bool(c.get("negated")),
+            hard=str(c["dimension"]) not in ("audience", "format"),
+            text=str(c["value"]).strip(),
+        )
+        for c in data.get("constraints") or []
+        if isinstance(c, dict)
+        and c.get("dimension") in _DIMENSIONS
+        and str(c.get("value", "")).strip()
+    ]
+    return QueryPlan(
+        question=q,
+        root_query=q,
+        aspects=sorted(aspects, key=lambda a: a.span[0] if a.span else 0),
+        claims=make_claims(q, intent) if intent in ("two_sided", "one_sided") else ("", ""),  # type: ignore[arg-type]
+        constraints=constraints,
+        intent=intent,  # type: ignore[arg-type]
+        target_side=target,
+        source="llm",
+    )
