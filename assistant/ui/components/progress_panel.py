@@ -66,6 +66,13 @@ class ProgressPanel(Vertical):
             )
         )
 
+    def on_resize(self) -> None:
+        # Textual's bar rounds its value to half cells of its width when the value is
+        # set; a value set before the first layout (width 0) is kept unrounded. Set it
+        # again once the bar has a size, so the bar drawn never depends on that race.
+        if self._current is not None:
+            self.update_progress(self._current)
+
     def update_progress(self, progress: Progress) -> None:
         self._current = progress
         self.query_one(".stepper", Static).update(stepper(progress))
