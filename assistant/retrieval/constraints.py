@@ -255,15 +255,23 @@ def _stemmed_texts(index: Index, attrs: DocAttributes, rows: np.ndarray) -> list
 # --------------------------------------------------------------------------- the tests
 
 
+def language_name(code: str) -> str:
+    """The English name of an ISO 639-1 code ("es" → "Spanish"); the code if unknown."""
+    import langcodes
+
+    try:
+        name = str(langcodes.Language.get(code).display_name("en"))
+    except (LookupError, ValueError):
+        return code
+    return code if name.lower().startswith("unknown") else name
+
+
 def describe(c: Constraint) -> str:
     """A short human phrase for a constraint ("in Spanish", "not mentioning 'x'")."""
-    from assistant.lexicon import LANGUAGES
-
     neg = "not " if c.negated else ""
     v = c.value
     if c.dimension == "language":
-        name = next((k for k, code in LANGUAGES.items() if code == v), v)
-        return f"{neg}in {name.capitalize()}"
+        return f"{neg}in {language_name(v)}"
     if c.dimension == "keyword":
         return f"{'not ' if c.negated else ''}mentioning “{v}”"
     if c.dimension == "length":

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any
 
 from assistant import lexicon as lx
 from assistant.models import Constraint
 from assistant.understand.text import _alt, _scope, _span_text, _split_values, _trim
 
 _SOURCE_NOUNS = _alt(lx.SOURCE_NOUNS)
-_LANG = _alt(lx.LANGUAGES)
 
 
 _GOOD_FOR = re.compile(
@@ -23,7 +24,33 @@ _GOOD_FOR = re.compile(
 def _source_value(text: str) -> str:
     t = re.sub(r"^(?:the|a|an|any|some)\s+", "", text.strip(), flags=re.I)
     t = re.sub(r"\s+" + _SOURCE_NOUNS + r"$", "", t, flags=re.I).strip()
-    return lx.SOURCE_ADJECTIVES.get(t.lower(), t) or text.strip()
+    return _singular(lx.SOURCE_ADJECTIVES.get(t.lower(), t) or text.strip())
+
+
+_NAME_LANGS = ("en", "es", "fr", "de", "it", "pt", "nl")
+
+
+@functools.lru_cache(maxsize=4096)
+def language_code(word: str) -> str | None:
+    """The ISO 639-1 code of a language name ("Spanish", "español", "allemand"), or None.
+
+    Names come from ``langcodes`` (CLDR data). A name counts only if it is the
+    language's own name or its name in one of the languages Sphere's users
+    write, so that "Paris" or "the" (which CLDR's fuzzy lookup maps to rare
+    languages) are not languages.
+    """
+    import langcodes
+
+    w = word.strip().lower()
+    try:
+        lang = langcodes.find(w)
+    except LookupError:
+        return None
+    code = lang.language or ""
+    if len(code) != 2:
+        return None
+    names = {lang.autonym().lower(), *(lang.display_name(x).lower() for x in _NAME_LANGS)}
+    return code if w in names else None
 
 
 def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], list[tuple[int, int]]]:
@@ -94,20 +121,18 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
     ):
         add("source", m.group("who"), _trim(q, m.start(), m.end()), hard=False)
 
-    # ---- language
+    # ---- language: any language name langcodes knows, in English or in that language
     for m in re.finditer(
-        r"\b(?P<neg>not\s+)?(?:(?:written|available|published)\s+)?in\s+(?P<l>" + _LANG + r")\b"
-        r"|\b(?P<l2>" + _LANG + r")[- ]language\b",
+        r"\b(?P<neg>not\s+)?(?:(?:written|available|published|escritos?|écrits?|geschrieben)\s+)?"
+        r"(?:in|en|auf|em|in het|op)\s+(?P<l>[^\W\d_]{3,})\b"
+        r"|\b(?P<l2>[^\W\d_]{3,})[- ](?:language|speaking)\b",
         q,
         re.I,
     ):
-        name = (m.group("l") or m.group("l2")).lower()
-        add(
-            "language",
-            lx.LANGUAGES[name],
-            _trim(q, m.start(), m.end()),
-            negated=bool(m.group("neg")),
-        )
+        code = language_code(m.group("l") or m.group("l2"))
+        if code is None:
+            continue
+        add("language", code, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 
     # ---- length
     for m in re.finditer(
@@ -148,11 +173,17 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         re.I,
     ):
         f = m.group("f").lower()
-        ambiguous = f in ("list", "lists", "table", "tables", "interview", "interviews")
-        ambiguous = ambiguous or f in ("tutorial", "tutorials")
+        # every format word is also a topic word ("PDF table extraction", "a list of"):
+        # it names a format only with a cue near it
+        ambiguous = True
         # "list" is also a request verb: only with a format word or "as/in" near it
-        near = q[max(0, m.start() - 12) : m.end() + 8]
-        if ambiguous and not re.search(r"\b(?:as|in|format|formatted)\b", near, re.I):
+        near = q[max(0, m.start() - 16) : m.end() + 20]
+        if ambiguous and not re.search(
+            r"\b(?:as|in|format|formatted|files?|documents?|only|prefer|preferably|ideally|"
+            r"would be (?:ideal|great|best)|i'd like|please)\b",
+            near,
+            re.I,
+        ):
             continue
         add("format", lx.FORMATS[f], _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 
@@ -194,8 +225,8 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
 
     # ---- keywords: must-not ("but not X", "except X", "without X"), must ("mentioning X", quotes)
     for m in re.finditer(
-        r"\b(?P<cue>(?:exclude|excluding|omit|avoid|skip|ignore|drop)\s+(?:any\s+|all\s+)?"
-        r"(?:\w+\s+)?(?:that|which)\s+(?:mention|contain|include|discuss)(?:e?s)?|"
+        r"\b(?P<cue>(?:exclude|excluding|omit|avoid|skip|ignore|drop|leave out)\s+"
+        r"(?:any\s+|all\s+)?(?:\w+\s+)?(?:that|which)\s+(?:mention|contain|include|discuss)(?:e?s)?|"
         r"but not|except(?: for)?|excluding|other than|apart from|"
         r"(?:(?:that|which|it|they)\s+)?(?:do not|don't|does not|doesn't|must not|mustn't|"
         r"should not|shouldn't|may not|cannot|can't) "
@@ -232,7 +263,7 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
                 r"\b(?:not|n't|don't|doesn't)\s*$", q[max(0, m.start() - 12) : m.start() + 1], re.I
             )
             or re.search(  # "without mentioning X", "exclude documents that mention X"
-                r"\b(?:not|never|without|exclude|excluding|omit|avoid|skip|ignore|drop)\b"
+                r"\b(?:not|never|without|exclude|excluding|omit|avoid|skip|ignore|drop|leave out)\b"
                 r"[^,;.?!]{0,30}$",
                 q[max(0, m.start() - 40) : m.start() + 1],
                 re.I,
@@ -247,4 +278,173 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         before = q[max(0, m.start() - 28) : m.start()].lower()
         neg = bool(re.search(r"\b(?:not|without|no|excluding|except)\b", before))
         add("keyword", m.group("k"), (m.start(), m.end()), negated=neg, hard=True)
-    return cons, spans
+    _more_sources(q, add)
+    _more_audiences(q, add)
+    _more_lengths(q, add)
+    # a number of words and a word for the same direction ("long pieces, over 2000 words"):
+    # the number says it
+    numeric = {c.value[0] for c in cons if c.dimension == "length" and c.value[:1] in "<>"}
+    keep = [
+        not (
+            c.dimension == "length"
+            and c.value in ("short", "long")
+            and ("<" if c.value == "short" else ">") in numeric
+        )
+        for c in cons
+    ]
+    return [c for c, k in zip(cons, keep, strict=True) if k], [
+        sp for sp, k in zip(spans, keep, strict=True) if k
+    ]
+
+
+_SOURCE_WORD = re.compile(r"^(?:" + _SOURCE_NOUNS + r")$", re.I)
+_NAME = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3}"
+
+
+def _singular(value: str) -> str:
+    """ "blogs" -> "blog", "news sites" -> "news site" (source kinds are matched as words)."""
+    words = value.split()
+    if words and re.fullmatch(_SOURCE_NOUNS, words[-1], re.I) and words[-1].lower().endswith("s"):
+        last = words[-1]
+        if not last.lower().endswith(("ss", "news", "press")):
+            words[-1] = last[:-1]
+    return " ".join(words)
+
+
+def _source_values(text: str, *, explicit: bool) -> list[str]:
+    """Source names in a phrase: source kinds ("blogs"), adjectives ("academic") and
+    capitalised names ("Fox News"); any short value when the cue is explicit ("only")."""
+    out = []
+    for v in _split_values(text):
+        v = re.sub(
+            r"^(?:the|a|an|any|anything|stuff|results|articles|content)\s+(?:from\s+)?",
+            "",
+            v,
+            flags=re.I,
+        ).strip()
+        v = re.sub(r"\s+(?:only|please)$", "", v, flags=re.I).strip()
+        if not v or len(v.split()) > 4:
+            continue
+        low = v.lower()
+        if low in lx.SOURCE_ADJECTIVES or re.search(_SOURCE_NOUNS + r"$", v, re.I):
+            out.append(_singular(_source_value(v)).lower())
+        elif re.fullmatch(_NAME, v) or explicit:
+            out.append(low)
+    return out
+
+
+def _more_sources(q: str, add: Any) -> None:
+    """ "no Reddit", "exclude anything from Fox News or CNN", "only from X", "X only",
+    "use government sources", "only TripAdvisor reviews"."""
+    for m in re.finditer(
+        r"\b(?:no|exclude|excluding|leave out|skip|avoid|ignore)\s+(?:anything\s+|any\s+|"
+        r"results\s+|articles\s+|content\s+|stuff\s+)?(?:from\s+)?",
+        q,
+        re.I,
+    ):
+        span = _scope(q, m.end(), 50)
+        text = _span_text(q, span)
+        bare_no = m.group(0).lower().startswith("no ")
+        if (
+            bare_no
+            and not re.search(r"(?:^|[,.;:!?]|\band|\bbut)\s*$", q[: m.start()], re.I)
+            and not any(re.search(_SOURCE_NOUNS + r"$", p, re.I) for p in _split_values(text))
+        ):
+            continue  # "no" inside a clause ("abolida no Brasil") is not an exclusion
+        values = [
+            v
+            for v in _source_values(text, explicit=False)
+            if re.search(r"\b" + re.escape(v.split()[0][:4]), text, re.I)
+        ]
+        if values and all(
+            re.match(_NAME, p) or re.search(_SOURCE_NOUNS + r"$", p, re.I)
+            for p in _split_values(re.sub(r"^(?:anything\s+|any\s+)?from\s+", "", text, flags=re.I))
+        ):
+            for v in values:
+                add("source", v, (m.start(), span[1]), negated=True)
+    for m in re.finditer(
+        r"\b(?:(?:only|just|exclusively)\s+(?:from\s+|use\s+)?(?P<a>[\w&.\-]+(?:\s+[\w&.\-]+){0,2}?)"
+        r"(?=\s+(?:" + _SOURCE_NOUNS + r"|reviews?|articles?|pages?)\b|[,.;?!]|$)"
+        r"|(?:from|use|using)\s+(?P<b>[\w&.\-]+(?:\s+[\w&.\-]+){0,2}?)\s+(?:"
+        + _SOURCE_NOUNS
+        + r"\s+)?only\b"
+        r"|(?P<c>[\w&.\-]+(?:\s+[\w&.\-]+){0,1}?)\s+(?:" + _SOURCE_NOUNS + r")\s+only\b"
+        r"|\buse\s+(?P<d>[\w&.\-]+(?:\s+[\w&.\-]+){0,1}?)\s+(?:" + _SOURCE_NOUNS + r")\b)",
+        q,
+        re.I,
+    ):
+        text = next(g for g in m.group("a", "b", "c", "d") if g)
+        if re.fullmatch(
+            r"(?:documents?|articles?|pages?|sources?|results?|the|a|an|short|long|"
+            r"in|from|one|two|\d+)",
+            text,
+            re.I,
+        ):
+            continue
+        followed = (
+            re.match(
+                r"\s+(?:" + _SOURCE_NOUNS + r"|reviews?|articles?|pages?)\b", q[m.end("a") :], re.I
+            )
+            if m.group("a")
+            else None
+        )
+        explicit = m.group("a") is None or followed is not None
+        for v in _source_values(text, explicit=explicit):
+            if v in ("short", "long", "recent", "english"):
+                continue
+            add("source", v, _trim(q, m.start(), m.end()))
+
+
+_AGES = re.compile(
+    r"\blike\s+(?:i'?m|i\s+am)\s+(?P<n>\d{1,2})\b"
+    r"|\b(?:to|for)\s+an?\s+(?P<m>\d{1,2})[- ]?(?:year|yr)s?[- ]?olds?\b",
+    re.I,
+)
+
+
+def _more_audiences(q: str, add: Any) -> None:
+    """ "explain to a teenager", "pitched to business leaders", "in a way teenagers can
+    follow", "like I'm 10", "I'm a complete beginner"."""
+    aud = _alt(lx.AUDIENCES)
+    for m in re.finditer(
+        r"\b(?:explain(?:ed|ing)?|pitch(?:ed)?|present(?:ed)?|tailor(?:ed)?|simplif(?:y|ied)|"
+        r"written|write|aimed|geared|in a way(?: that)?)\s+(?:it\s+|this\s+|them\s+)?"
+        r"(?:to|at|for)?\s*(?:an?\s+|the\s+|my\s+)?(?:\w+\s+){0,2}?(?P<a>" + aud + r")\b",
+        q,
+        re.I,
+    ):
+        add(
+            "audience", lx.AUDIENCES[m.group("a").lower()], _trim(q, m.start(), m.end()), hard=False
+        )
+    for m in _AGES.finditer(q):
+        n = int(m.group("n") or m.group("m"))
+        if 3 <= n <= 19:
+            add("audience", "child" if n < 13 else "teen", _trim(q, m.start(), m.end()), hard=False)
+    for m in re.finditer(
+        r"\b(?:i'?m|i am)\s+(?:a\s+)?(?:complete\s+|total\s+|absolute\s+)?"
+        r"(?:beginner|novice|newbie|new to)\b",
+        q,
+        re.I,
+    ):
+        add("audience", "beginner", _trim(q, m.start(), m.end()), hard=False)
+
+
+def _more_lengths(q: str, add: Any) -> None:
+    """ "nothing longer than 800 words", "something short to read", "a quick read"."""
+    for m in re.finditer(
+        r"\b(?:nothing|none|no(?:thing)? (?:article|document|piece)s?)\s+(?P<cmp>longer|shorter|"
+        r"more|less|fewer|over|under)\s+(?:than\s+)?(?P<n>\d[\d,]*)\s+words?\b",
+        q,
+        re.I,
+    ):
+        op = "<" if m.group("cmp").lower() in ("longer", "more", "over") else ">"
+        add("length", f"{op}{m.group('n').replace(',', '')}", _trim(q, m.start(), m.end()))
+    for m in re.finditer(
+        r"\b(?:something|anything|stuff|a|an)\s+(?P<w>short|quick|brief|long|lengthy)\s+"
+        r"(?:(?:to\s+)?read|reads?)\b",
+        q,
+        re.I,
+    ):
+        w = m.group("w").lower()
+        value = "long" if w in ("long", "lengthy") else "short"
+        add("length", value, _trim(q, m.start(), m.end()), hard=False)

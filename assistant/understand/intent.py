@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from assistant import lexicon as lx
 from assistant.models import Intent, QueryPerspective, Side
+from assistant.understand import cues
 from assistant.understand.perspectives import _BOTH_FACETS
 from assistant.understand.text import _words
 
@@ -37,3 +40,418 @@ def decide_intent(
     if _is_wh(q) and not _debatable(q) and not request:
         return "factual", None
     return "two_sided", None
+
+
+# --------------------------------------------------------------------------- one side, from cues
+
+
+@dataclass(frozen=True)
+class SideCue:
+    """A stance cue: the side it asks for, the cue's span and the topic it scopes over."""
+
+    side: Side
+    cue: tuple[int, int]
+    topic: tuple[int, int]
+    kind: str  # facet | agent | verb | evaluative | persuasion | view | copula
+
+
+def _alt(words: Iterable[str]) -> str:
+    ws = sorted({re.escape(w) for w in words}, key=len, reverse=True)
+    return r"(?:" + "|".join(ws) + r")"
+
+
+def _PAIRS(pro: Iterable[str], con: Iterable[str]) -> tuple[tuple[Side, Iterable[str]], ...]:
+    return (("pro", pro), ("con", con))
+
+
+_NEG = r"(?P<neg>\s+not|n't|\s+never)?"
+_FACET: dict[Side, re.Pattern[str]] = {
+    side: re.compile(
+        r"(?<![\w'])(?:(?:the|some|any|main|key|biggest|strongest|best|most|real|top|"
+        r"common|major|serious|potential|possible|known|health|environmental|economic|social)"
+        r"\s+)*(?P<f>" + _alt(words) + r")(?![\w'])"
+        r"(?:\s+(?:of|to|about|with|for|from|in|on|behind|de|du|des|de la|del|della|dei|delle|"
+        r"degli|do|da|dos|das|van|von|der|zu|voor|w/))?",
+        re.I,
+    )
+    for side, words in _PAIRS(cues.PRO_FACETS, cues.CON_FACETS)
+}
+_AGENT: dict[Side, re.Pattern[str]] = {
+    side: re.compile(r"(?<![\w'])(?P<a>" + _alt(words) + r")(?![\w'])", re.I)
+    for side, words in _PAIRS(cues.PRO_AGENTS, cues.CON_AGENTS)
+}
+_VERB = {
+    side: _alt(cues.verb_forms(words))
+    for side, words in (("pro", cues.PRO_VERBS), ("con", cues.CON_VERBS))
+}
+# "why do economists favor X", "how do advocates justify X", "why are economists against X"
+_SUBJECT_VERB = re.compile(
+    r"\b(?:do|does|did|would|might|could|are|is|were|was|will|can)\s+(?P<subj>(?:[\w'\-]+\s+){1,5}?)"
+    r"(?:(?P<neg>not|never)\s+)?(?:so\s+|strongly\s+|often\s+|still\s+|generally\s+)?"
+    r"(?P<v>" + _VERB["pro"] + "|" + _VERB["con"] + r"|against|in favou?r of)"
+    r"(?:\s+(?:to|of|about|against))?\b",
+    re.I,
+)
+# "articles praising X", "essays attacking X", "people who oppose X"
+_NOUN_VERB = re.compile(
+    r"\b(?P<n>" + _alt((*lx.DOC_NOUNS, "people", "those", "groups", "voices", "anyone")) + r")"
+    r"\s+(?:who\s+|that\s+)?(?P<v>" + _VERB["pro"] + "|" + _VERB["con"] + r")(?:\s+(?:to|of))?\b",
+    re.I,
+)
+_EVAL = {
+    side: _alt(words)
+    for side, words in (("pro", cues.PRO_EVALUATIVE), ("con", cues.CON_EVALUATIVE))
+}
+_COPULA = r"(?:is|are|was|were|be|being|been|'s|'re)"
+# "why is X harmful", "reasons X is bad", "explain why X is good", "why do they think X was bad"
+_WHY_EVAL = re.compile(
+    r"\b(?:why|reasons?(?:\s+why)?|how come)\s+(?P<x>.*?)\b" + _COPULA + r"(?P<neg>\s+not|n't)?"
+    r"\s+(?:so\s+|such\s+|really\s+|actually\s+|considered\s+|seen as\s+)?"
+    r"(?P<e>" + _EVAL["pro"] + "|" + _EVAL["con"] + r")\b",
+    re.I,
+)
+_WHY_COPULA_FIRST = re.compile(
+    r"\b(?:why|how come)\s+" + _COPULA + r"(?P<neg>n't|\s+not)?\s+(?P<x>.+?)\s+"
+    r"(?:so\s+|such\s+|really\s+|considered\s+|seen as\s+)?"
+    r"(?P<e>" + _EVAL["pro"] + "|" + _EVAL["con"] + r")\b",
+    re.I,
+)
+_MAKES_EVAL = re.compile(
+    r"\bwhat\s+makes\s+(?P<x>.+?)\s+(?:so\s+)?(?P<e>" + _EVAL["pro"] + "|" + _EVAL["con"] + r")\b",
+    re.I,
+)
+_ABOUT_EVAL = re.compile(
+    r"\bwhat(?:'s|s| is| are)?\s+(?:so\s+)?(?P<e>good|great|right|bad|wrong|problematic)\s+"
+    r"(?:about|with|w/)\s+",
+    re.I,
+)
+_EFFECT = re.compile(
+    r"\bhow\s+(?:does|do|can|could|did|will|would|might)\s+(?P<x>.+?)\s+(?P<v>"
+    + _alt(cues.verb_forms(cues.PRO_EFFECT_VERBS))
+    + "|"
+    + _alt(cues.verb_forms(cues.CON_EFFECT_VERBS))
+    + r")\b",
+    re.I,
+)
+_PERSUADE: dict[Side, re.Pattern[str]] = {
+    side: re.compile(r"\b(?P<p>" + _alt(words) + r")\b\s*", re.I)
+    for side, words in _PAIRS(cues.PRO_PERSUADE, cues.CON_PERSUADE)
+}
+_WHY_SHOULD = re.compile(
+    r"^\s*why\s+(?P<aux>should|must|ought|shall)(?P<neg>n't|\s+not)?\s+(?:we|i|you|they|people|"
+    r"anyone|one|the|a|an|our|my|governments?|countries|schools|parents|cities|companies)?\b",
+    re.I,
+)
+_VIEW = re.compile(
+    r"\b(?P<a>"
+    + _alt((*cues.PRO_VIEWS, *cues.CON_VIEWS, *cues.PRO_AGENTS, *cues.CON_AGENTS))
+    + r")\s+"
+    + _alt(cues.VIEW_NOUNS)
+    + r"\s+(?:on|of|about|to|regarding|against|for)\s+",
+    re.I,
+)
+_COPULA_SIDE = re.compile(
+    r"\b(?:are|is|son|sont|sind|sono|são|zijn|est|es|ist|è|é)\s+(?:[\w'\-]+\s+){0,3}?"
+    r"(?P<neg>not\s+|nicht\s+|pas\s+|niet\s+)?(?P<p>against|contra|contre|gegen|contro|tegen|"
+    r"en contra de|a favor de|a favore di|für|pour|voor)\s+",
+    re.I,
+)
+_PRO_PREPS = ("a favor de", "a favore di", "für", "pour", "voor")
+_AUX_START = re.compile(r"^\s*(?:" + "|".join(lx.AUXILIARIES) + r")\b", re.I)
+_TOPIC_END = re.compile(
+    r"\s*(?:[?!;]|\.(?:\s|$)|,|\s[-–—]\s|\s+(?:say|says|argue|argues|think|thinks|believe|"
+    r"claim|claims|write|do|object|suggest|point out|mean)\b\s*[?.!]?\s*$|"
+    r"\s+(?:as (?:a |an )?(?:list|table|bullet points|summary)|for (?:a |an )?(?:general|"
+    r"beginner|lay|non-expert)|please|i'?m\b|i am\b|explain|keep it)\b)",
+    re.I,
+)
+_LEADING = re.compile(
+    r"^(?:(?:the|a|an|that|about|on|of|to|for|with|w/|regarding|concerning|behind|why|"
+    r"de|du|des|la|le|les|el|los|las|il|lo|der|die|das|den|het|een)\s+)+",
+    re.I,
+)
+
+
+def _topic(q: str, start: int, end: int | None = None) -> tuple[int, int]:
+    """The phrase a cue scopes over: from ``start`` to the clause's end."""
+    if end is None:
+        m = _TOPIC_END.search(q, start)
+        end = m.start() if m else len(q)
+    while start < end and q[start].isspace():
+        start += 1
+    text = q[start:end]
+    lead = _LEADING.match(text)
+    if lead and lead.end() < len(text):
+        start += lead.end()
+    while end > start and q[end - 1] in " ?.!,;:\"'":
+        end -= 1
+    return (start, end)
+
+
+def _flip(side: Side, neg: str | None) -> Side:
+    if neg and neg.strip():
+        return "con" if side == "pro" else "pro"
+    return side
+
+
+def _side_of(word: str, pro: str) -> Side:
+    return "pro" if re.fullmatch(pro, word, re.I) else "con"
+
+
+def find_side_cues(q: str) -> list[SideCue]:
+    """Every stance cue of the question, with the side it asks for and its scope."""
+    out: list[SideCue] = []
+    yes_no = bool(_AUX_START.match(q))
+    for side, pat in _FACET.items():
+        for m in pat.finditer(q):
+            if m.group("f").lower() == "cons" and re.search(r"\bpros\b", q, re.I):
+                continue
+            out.append(SideCue(side, (m.start(), m.end()), _topic(q, m.end()), "facet"))
+    for p_side, p_pat in _PERSUADE.items():
+        for m in p_pat.finditer(q):
+            out.append(SideCue(p_side, (m.start(), m.end()), _topic(q, m.end()), "persuasion"))
+    should = _WHY_SHOULD.match(q)
+    if should:
+        out.append(
+            SideCue(
+                _flip("pro", should.group("neg")),
+                (should.start(), should.end()),
+                _topic(q, should.end()),
+                "persuasion",
+            )
+        )
+    for m in _VIEW.finditer(q):
+        a = m.group("a").lower()
+        view: Side = "pro" if a in cues.PRO_VIEWS or a in cues.PRO_AGENTS else "con"
+        out.append(SideCue(view, (m.start(), m.end()), _topic(q, m.end()), "view"))
+    if not yes_no:
+        for m in _SUBJECT_VERB.finditer(q):
+            v = m.group("v").lower()
+            base: Side = (
+                "con"
+                if v == "against"
+                else "pro"
+                if v.startswith("in fav")
+                else _side_of(v, _VERB["pro"])
+            )
+            out.append(
+                SideCue(
+                    _flip(base, m.group("neg")), (m.start(), m.end()), _topic(q, m.end()), "verb"
+                )
+            )
+        for m in _NOUN_VERB.finditer(q):
+            base = _side_of(m.group("v"), _VERB["pro"])
+            out.append(SideCue(base, (m.start("v"), m.end()), _topic(q, m.end()), "verb"))
+        for pat in (_WHY_EVAL, _WHY_COPULA_FIRST, _MAKES_EVAL):
+            for m in pat.finditer(q):
+                base = _side_of(m.group("e"), _EVAL["pro"])
+                x = _topic(q, m.start("x"), m.end("x"))
+                if x[1] > x[0]:
+                    out.append(
+                        SideCue(
+                            _flip(base, m.group("neg") if "neg" in m.groupdict() else None),
+                            (m.start(), m.end()),
+                            x,
+                            "evaluative",
+                        )
+                    )
+        for m in _ABOUT_EVAL.finditer(q):
+            base = "pro" if m.group("e").lower() in ("good", "great", "right") else "con"
+            out.append(SideCue(base, (m.start(), m.end()), _topic(q, m.end()), "evaluative"))
+        for m in _EFFECT.finditer(q):
+            base = _side_of(m.group("v"), _alt(cues.verb_forms(cues.PRO_EFFECT_VERBS)))
+            x = _topic(q, m.start("x"), m.end("x"))
+            out.append(SideCue(base, (m.start(), m.end()), x, "evaluative"))
+        for m in _COPULA_SIDE.finditer(q):
+            p = m.group("p").lower()
+            base = "pro" if p in _PRO_PREPS else "con"
+            out.append(
+                SideCue(
+                    _flip(base, m.group("neg")), (m.start(), m.end()), _topic(q, m.end()), "copula"
+                )
+            )
+    for side, pat in _AGENT.items():
+        for m in pat.finditer(q):
+            after = q[m.end() :]
+            of = re.match(r"\s+(?:of|de|des|du|von|van|di|dei|della|do|da)\s+", after)
+            start = m.end() + (of.end() if of else 0)
+            about = re.search(r"\b(?:about|on|regarding|sobre|sur|über|su|over)\s+", q[m.end() :])
+            if not of and about:
+                start = m.end() + about.end()
+            elif not of:
+                # "X's supporters": the topic is before the agent
+                own = re.search(r"([\w\-' ]+?)(?:'s|’s)\s+(?:\w+\s+)?$", q[: m.start()])
+                if own:
+                    out.append(
+                        SideCue(
+                            side, (m.start(), m.end()), _topic(q, own.start(1), own.end(1)), "agent"
+                        )
+                    )
+                    continue
+            out.append(SideCue(side, (m.start(), m.end()), _topic(q, start), "agent"))
+    return out
+
+
+_KIND_RANK = {
+    "persuasion": 0,
+    "facet": 1,
+    "view": 1,
+    "evaluative": 2,
+    "verb": 2,
+    "copula": 2,
+    "agent": 3,
+}
+
+
+def find_side(q: str) -> SideCue | None:
+    """The one side the question asks for, or None (no cue, or cues on both sides).
+
+    A stance verb or an evaluative word outranks the agent that is its subject
+    ("why do critics *support* X" asks for the side for X); cues of the same
+    rank that disagree ("benefits and risks of X") make the question two-sided.
+    """
+    found = find_side_cues(q)
+    if not found or _BOTH_FACETS.search(q):
+        return None
+    best_rank = min(_KIND_RANK[c.kind] for c in found)
+    top = [c for c in found if _KIND_RANK[c.kind] == best_rank]
+    sides = {c.side for c in top}
+    if len(sides) > 1:
+        return None
+    # the cue that leaves the longest topic (the others are usually inside it)
+    return max(top, key=lambda c: (c.topic[1] - c.topic[0], -c.cue[0]))
+
+
+# --------------------------------------------------------------------------- factual, lookup
+
+# wh-words that ask for a fact even when a stance word follows ("who were the critics of …")
+_FACT_WH = frozenset(
+    (
+        *cues.split_words(
+            "when where who whom whose which qui quand où wer wann wo chi quando dove quem "
+            "onde quién cuándo dónde wie wanneer waar"
+        ),
+        "how many",
+        "how much",
+        "how long",
+        "how old",
+        "what year",
+        "what time",
+        "what date",
+    )
+)
+_STRONG_DEBATE = re.compile(
+    r"\b(?:should|shouldn't|ought|must|vs\.?|versus|debate|debated|controversial|pros|cons|"
+    r"argue|arguments?|opinions?|perspectives|viewpoints|sides|ethical|moral|justified|"
+    r"right or wrong|good or bad|good idea or not|or not|better than|worse than|worth it|"
+    r"overrated|"
+    r"debería|deberían|devrait|devraient|sollte|sollten|dovrebbe|dovrebbero|deveria|deveriam|"
+    r"moet|moeten|zou|zouden)\b",
+    re.I,
+)
+_FINITE = frozenset(
+    (
+        *lx.AUXILIARIES,
+        *cues.split_words(
+            "isn't aren't wasn't weren't doesn't don't didn't can't won't shouldn't "
+            "causes cause helps makes works leads affects means matters is are es est ist "
+            "è é son sont sind sono são zijn"
+        ),
+    )
+)
+_INFO_START = re.compile(
+    r"^\s*(?:please\s+)?(?:(?:can|could) you\s+)?(?:explain|describe|summari[sz]e|define|outline|"
+    r"compare|tell me (?:about|how|what|why|when|who)|walk me through|give me an overview|"
+    r"give me a summary|give me the history|an overview|a summary|the history|history|"
+    r"overview|timeline|definition)\b",
+    re.I,
+)
+_LOOKUP_HEADS = frozenset(
+    cues.split_words(
+        "recipe recipes dish dishes meal meals dinner dinners dessert desserts soup "
+        "soups hotel hotels hostel hostels restaurant restaurants cafe cafes bar bars "
+        "place places apartment apartments cottage cottages campsite campsites venue "
+        "venues itinerary trail trails hike hikes route routes tour tours review "
+        "reviews product products laptop laptops phone phones headphones earbuds "
+        "shoes boots coat jacket tent tents bike ebike car cars book books novel "
+        "novels film films movie movies series show shows podcast podcasts game games "
+        "app apps tool tools library libraries course courses grinder keyboard drill "
+        "machine camera watch receta recetas recette recettes rezept rezepte ricetta "
+        "ricette receita receitas recept recepten hotel hôtel albergo restaurante "
+        "ristorante"
+    )
+)
+_WORD_RE = re.compile(r"[^\W_][\w'’\-]*", re.UNICODE)
+
+
+def first_word(q: str) -> str:
+    m = _WORD_RE.search(q)
+    return m.group(0).lower() if m else ""
+
+
+def _edit1(a: str, b: str) -> bool:
+    """True if ``a`` is ``b`` with one letter dropped, added or changed."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return a == b
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+def is_wh(q: str) -> bool:
+    """The question opens with a wh-word (English or five other languages; one typo allowed
+    in an English one of three letters or more: "wht year …")."""
+    w = first_word(q).replace("’", "'")
+    if w in cues.WH_WORDS:
+        return True
+    return len(w) >= 3 and any(
+        _edit1(w, x) for x in ("what", "when", "where", "which", "why", "who", "how", "whats")
+    )
+
+
+def fact_wh(q: str) -> bool:
+    words = _words(q[:40])
+    return bool(words) and (words[0] in _FACT_WH or " ".join(words[:2]) in _FACT_WH)
+
+
+def is_info_request(q: str) -> bool:
+    """An imperative or noun phrase asking to be told something ("explain how …",
+    "history of …")."""
+    if _INFO_START.match(q):
+        return True
+    words = _words(q[:60])
+    return (
+        len(words) > 2 and words[0] in cues.INFO_NOUNS and words[1] in ("of", "between", "behind")
+    )
+
+
+def is_lookup(q: str, n_aspects: int, masked: list[tuple[int, int]] | None = None) -> bool:
+    """A request for items with wanted properties: a noun phrase (no finite verb before its
+    first property marker), no debate cue, and a property marker, a lookup head noun, an
+    indefinite article or two or more aspects."""
+    if _AUX_START.match(q) or is_wh(q) or _STRONG_DEBATE.search(q) or _BOTH_FACETS.search(q):
+        return False
+    # constraint phrases ("that mention X", "in French") are filters, not wanted properties
+    for s, e in sorted(masked or [], reverse=True):
+        q = q[:s] + " " * (e - s) + q[e:]
+    if not any(w.isalpha() for w in _words(q)):
+        return False
+    first = first_word(q)
+    if len(first) >= 4 and any(_edit1(first, a) for a in lx.AUXILIARIES if len(a) >= 4):
+        return False  # a yes/no question with a typo ("shoud we …")
+    opener = cues.LOOKUP_OPENERS.match(q)
+    body_start = opener.end() if opener else 0
+    words = _words(q[body_start:])
+    if not words or words[0] in cues.INFO_NOUNS:
+        return False
+    marker = next(
+        (i for i, w in enumerate(words) if i > 0 and w in cues.PROPERTY_MARKERS), len(words)
+    )
+    if any(w in _FINITE for w in words[:marker]):
+        return False
+    has_head = any(w in _LOOKUP_HEADS for w in words[: marker + 1])
+    indefinite = bool(
+        re.match(r"\s*(?:an?|un|une|una|uno|ein|eine|een|um|uma)\s", q[body_start:], re.I)
+    )
+    return marker < len(words) or has_head or indefinite or n_aspects >= 2 or q.count(",") >= 2

@@ -6,12 +6,22 @@ import re
 from dataclasses import replace
 
 from assistant import lexicon as lx
-from assistant.models import Aspect, QueryPerspective, QueryPlan
-from assistant.understand.aspects import find_aspects
+from assistant.models import Aspect, Intent, QueryPerspective, QueryPlan, Side
+from assistant.understand.aspects import facet_aspects, find_aspects, lookup_aspects
 from assistant.understand.claims import make_claims
 from assistant.understand.constraints import find_constraints
-from assistant.understand.intent import _debatable, _is_wh, decide_intent
-from assistant.understand.perspectives import _find_inline, _find_request
+from assistant.understand.intent import (
+    _STRONG_DEBATE,
+    _debatable,
+    _is_wh,
+    decide_intent,
+    fact_wh,
+    find_side,
+    is_info_request,
+    is_lookup,
+    is_wh,
+)
+from assistant.understand.perspectives import _BOTH_FACETS, _find_inline, _find_request
 from assistant.understand.text import _WORD, _words, check_question, found_content
 
 
@@ -30,10 +40,22 @@ def parse_rules(question: object) -> QueryPlan:
     perspectives = [p for p in perspectives if not _only_constraints(q, p, con_spans)]
     root_text = _root_text(q, root, perspectives, con_spans, request)
     intent, target = decide_intent(q, root_text, perspectives, request)
+    if intent != "one_sided" and (
+        not request or intent == "two_sided" or all(p.role == "other" for p in perspectives)
+    ):
+        intent, target, root_text, perspectives, root = _natural_kind(
+            q, intent, root_text, perspectives, root, con_spans
+        )
+    if intent == "lookup":
+        # "without mushrooms" is a property of the dish (an aspect), not a document filter;
+        # "skip pages that mention X" (hard) stays a filter
+        keep = [not (c.dimension == "keyword" and c.negated and not c.hard) for c in constraints]
+        constraints = [c for c, k in zip(constraints, keep, strict=True) if k]
+        con_spans = [sp for sp, k in zip(con_spans, keep, strict=True) if k]
     if intent == "factual" and not perspectives:
         # PIR's AmbigQA reading: the (disambiguated) question is its own perspective
         perspectives = [QueryPerspective(text=q, role="interpretation", span=(0, len(q)))]
-        root_text = q
+        root_text = _root_text(q, (0, len(q)), [], con_spans, False) if con_spans else q
     exclude = [p.span for p in perspectives if p.span and p.role != "interpretation"]
     # constraint phrases are filters, not facets; a negated keyword ("but not stew") is both
     exclude += [
@@ -41,10 +63,13 @@ def parse_rules(question: object) -> QueryPlan:
         for s, c in zip(con_spans, constraints, strict=False)
         if not (c.dimension == "keyword" and c.negated)
     ]
-    aspects = find_aspects(q, root, exclude)
+    if intent == "lookup":
+        aspects = lookup_aspects(q, (0, len(q)), exclude)
+    else:
+        aspects = facet_aspects(q, (0, len(q))) or find_aspects(q, root, exclude)
     if con_spans:
         aspects = _without_instruction_words(aspects)
-    claims = make_claims(root_text, intent)
+    claims = make_claims(root_text, intent) if intent != "lookup" else ("", "")
     return QueryPlan(
         question=q,
         root_query=root_text,
@@ -56,6 +81,38 @@ def parse_rules(question: object) -> QueryPlan:
         target_side=target,
         source="rules",
     )
+
+
+def _natural_kind(
+    q: str,
+    intent: Intent,
+    root_text: str,
+    perspectives: list[QueryPerspective],
+    root: tuple[int, int],
+    con_spans: list[tuple[int, int]],
+) -> tuple[Intent, Side | None, str, list[QueryPerspective], tuple[int, int]]:
+    """The kind of a question typed in natural words, where the PIR shapes found no side:
+    a stance cue and its scope (:func:`find_side`) make it one-sided; an information
+    request or a wh-question, factual; a noun phrase with wanted properties, a lookup."""
+    if _BOTH_FACETS.search(q):
+        return "two_sided", None, root_text, perspectives, root
+    cue = find_side(q)
+    if cue is not None and not (fact_wh(q) and cue.kind in ("agent", "verb", "copula")):
+        topic = _root_text(q, cue.topic, [], con_spans, False) or q[cue.topic[0] : cue.topic[1]]
+        stance = QueryPerspective(
+            text=q[cue.cue[0] : cue.cue[1]].strip(), role="stance", side=cue.side, span=cue.cue
+        )
+        kept = [p for p in perspectives if p.role not in ("stance", "interpretation")]
+        return "one_sided", cue.side, topic, [*kept, stance], cue.topic
+    if intent == "factual":
+        return intent, None, root_text, perspectives, root
+    if _STRONG_DEBATE.search(q):
+        return "two_sided", None, root_text, perspectives, root
+    if is_info_request(q) or (is_wh(q) and not _debatable(q)):
+        return "factual", None, root_text, perspectives, root
+    if is_lookup(q, len(find_aspects(q, root, list(con_spans))), list(con_spans)):
+        return "lookup", None, root_text, perspectives, root
+    return intent, None, root_text, perspectives, root
 
 
 def _only_constraints(q: str, p: QueryPerspective, con_spans: list[tuple[int, int]]) -> bool:
