@@ -368,7 +368,9 @@ def _more_sources(q: str, add: Any) -> None:
         r"|(?:from|use|using)\s+(?P<b>[\w&.\-]+(?:\s+[\w&.\-]+){0,2}?)\s+(?:"
         + _SOURCE_NOUNS
         + r"\s+)?only\b"
-        r"|(?P<c>[\w&.\-]+(?:\s+[\w&.\-]+){0,1}?)\s+(?:" + _SOURCE_NOUNS + r")\s+only\b"
+        r"|(?P<c>[\w&.\-]+(?:\s+[\w&.\-]+){0,1}?)\s+(?:"
+        + _SOURCE_NOUNS
+        + r"|articles?|reviews?|pages?|posts?|videos?|coverage)\s+only\b"
         r"|\buse\s+(?P<d>[\w&.\-]+(?:\s+[\w&.\-]+){0,1}?)\s+(?:" + _SOURCE_NOUNS + r")\b)",
         q,
         re.I,

@@ -138,8 +138,8 @@ _PERSUADE: dict[Side, re.Pattern[str]] = {
     for side, words in _PAIRS(cues.PRO_PERSUADE, cues.CON_PERSUADE)
 }
 _WHY_SHOULD = re.compile(
-    r"^\s*why\s+(?P<aux>should|must|ought|shall)(?P<neg>n't|\s+not)?\s+(?:we|i|you|they|people|"
-    r"anyone|one|the|a|an|our|my|governments?|countries|schools|parents|cities|companies)?\b",
+    r"^\s*why\s+(?P<aux>should|must|ought|shall)(?P<neg>n't|\s+not)?\s+"
+    r"(?:(?:we|i|you|they|people|anyone|one)\b)?",
     re.I,
 )
 _VIEW = re.compile(
@@ -390,11 +390,18 @@ def first_word(q: str) -> str:
 
 
 def _edit1(a: str, b: str) -> bool:
-    """True if ``a`` is ``b`` with one letter dropped, added or changed."""
+    """True if ``a`` is ``b`` with one letter dropped, added or changed, or two swapped."""
     if abs(len(a) - len(b)) > 1 or a == b:
         return a == b
     if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        # one letter changed, or two neighbours swapped ("shuold")
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
     short, long_ = sorted((a, b), key=len)
     return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
