@@ -8,6 +8,7 @@ from typing import Any
 
 from assistant import lexicon as lx
 from assistant.models import Constraint
+from assistant.understand.cues import split_words
 from assistant.understand.text import _alt, _scope, _span_text, _split_values, _trim
 
 _SOURCE_NOUNS = _alt(lx.SOURCE_NOUNS)
@@ -21,11 +22,33 @@ _GOOD_FOR = re.compile(
 )
 
 
+_DOMAIN_KINDS = {".gov": "government", ".edu": "academic", ".ac.uk": "academic"}
+
+
 def _source_value(text: str) -> str:
     t = re.sub(r"^(?:the|a|an|any|some)\s+", "", text.strip(), flags=re.I)
     t = re.sub(r"\s+" + _SOURCE_NOUNS + r"$", "", t, flags=re.I).strip()
+    if t.lower() in _DOMAIN_KINDS:
+        return _DOMAIN_KINDS[t.lower()]
     return _singular(lx.SOURCE_ADJECTIVES.get(t.lower(), t) or text.strip())
 
+
+_AT_MOST = frozenset(
+    {
+        "under",
+        "less than",
+        "fewer than",
+        "at most",
+        "no more than",
+        "up to",
+        "below",
+        "menos de",
+        "moins de",
+        "weniger als",
+        "meno di",
+        "minder dan",
+    }
+)
 
 _NAME_LANGS = ("en", "es", "fr", "de", "it", "pt", "nl")
 
@@ -137,17 +160,16 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
     # ---- length
     for m in re.finditer(
         r"\b(?P<cmp>under|less than|fewer than|at most|no more than|up to|below|over|more than|"
-        r"at least|above)\s+(?P<n>\d[\d,]*)\s+words?\b",
+        r"at least|above|menos de|moins de|weniger als|meno di|minder dan|más de|plus de|"
+        r"mehr als|più di|mais de|meer dan)\s+(?P<n>\d[\d,.]*)\s+"
+        r"(?:words?|palabras|mots|w[öo]rter|parole|palavras|woorden)\b",
         q,
         re.I,
     ):
-        n = m.group("n").replace(",", "")
-        op = (
-            "<"
-            if m.group("cmp").lower()
-            in ("under", "less than", "fewer than", "at most", "no more than", "up to", "below")
-            else ">"
-        )
+        if re.search(r"\b(?:nothing|none|no)\s*$", q[: m.start()], re.I):
+            continue  # "nothing over 300 words" is the other way round (below)
+        n = re.sub(r"[,.]", "", m.group("n"))
+        op = "<" if m.group("cmp").lower() in _AT_MOST else ">"
         add("length", f"{op}{n}", _trim(q, m.start(), m.end()))
     for m in re.finditer(
         r"\b(?P<neg>not\s+(?:too\s+|very\s+|overly\s+)?)?(?P<w>"
@@ -180,6 +202,8 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         near = q[max(0, m.start() - 16) : m.end() + 20]
         if ambiguous and not re.search(
             r"\b(?:as|in|format|formatted|files?|documents?|only|prefer|preferably|ideally|"
+            r"sous forme d[e']|en forma de|in form (?:von|eines)|sotto forma di|em forma de|"
+            r"in de vorm van|en|als|come|como|"
             r"would be (?:ideal|great|best)|i'd like|please)\b",
             near,
             re.I,
@@ -278,9 +302,13 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         before = q[max(0, m.start() - 28) : m.start()].lower()
         neg = bool(re.search(r"\b(?:not|without|no|excluding|except)\b", before))
         add("keyword", m.group("k"), (m.start(), m.end()), negated=neg, hard=True)
+    _language_adjectives(q, add)
     _more_sources(q, add)
+    _named_sources(q, add)
     _more_audiences(q, add)
     _more_lengths(q, add)
+    _more_keywords(q, add)
+    _more_formats(q, add)
     # a number of words and a word for the same direction ("long pieces, over 2000 words"):
     # the number says it
     numeric = {c.value[0] for c in cons if c.dimension == "length" and c.value[:1] in "<>"}
@@ -297,17 +325,30 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
     ]
 
 
+_NOT_SOURCES = frozenset(
+    split_words(
+        "short long recent new old good best reliable trusted official english any all more "
+        "other some the a an"
+    )
+)
 _SOURCE_WORD = re.compile(r"^(?:" + _SOURCE_NOUNS + r")$", re.I)
 _NAME = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3}"
 
 
 def _singular(value: str) -> str:
-    """ "blogs" -> "blog", "news sites" -> "news site" (source kinds are matched as words)."""
+    """ "blogs" -> "blog", "think tanks" -> "think tank": a kind of source in the plural is
+    matched as a substring, so its singular finds both; names ("CNN") stay as they are."""
     words = value.split()
-    if words and re.fullmatch(_SOURCE_NOUNS, words[-1], re.I) and words[-1].lower().endswith("s"):
-        last = words[-1]
-        if not last.lower().endswith(("ss", "news", "press")):
-            words[-1] = last[:-1]
+    if not words:
+        return value
+    last = words[-1]
+    if (
+        last.islower()
+        and len(last) > 3
+        and last.endswith("s")
+        and not last.endswith(("ss", "us", "is", "news", "press", "media", "ics"))
+    ):
+        words[-1] = last[:-1]
     return " ".join(words)
 
 
@@ -326,6 +367,8 @@ def _source_values(text: str, *, explicit: bool) -> list[str]:
         if not v or len(v.split()) > 4:
             continue
         low = v.lower()
+        if language_code(low.split()[0]) is not None or low in _NOT_SOURCES:
+            continue  # "Portuguese sources" name a language; "short" a length
         if low in lx.SOURCE_ADJECTIVES or re.search(_SOURCE_NOUNS + r"$", v, re.I):
             out.append(_singular(_source_value(v)).lower())
         elif re.fullmatch(_NAME, v) or explicit:
@@ -337,13 +380,16 @@ def _more_sources(q: str, add: Any) -> None:
     """ "no Reddit", "exclude anything from Fox News or CNN", "only from X", "X only",
     "use government sources", "only TripAdvisor reviews"."""
     for m in re.finditer(
-        r"\b(?:no|exclude|excluding|leave out|skip|avoid|ignore)\s+(?:anything\s+|any\s+|"
-        r"results\s+|articles\s+|content\s+|stuff\s+)?(?:from\s+)?",
+        r"\b(?:no|exclude|excluding|leave out|skip|avoid|ignore|nothing|nada de|nada|sin|sans|"
+        r"pas de|keine|niente|geen)\s+(?:anything\s+|any\s+|results\s+|articles\s+|"
+        r"content\s+|stuff\s+)?(?:from\s+|on\s+)?",
         q,
         re.I,
     ):
         span = _scope(q, m.end(), 50)
-        text = _span_text(q, span)
+        text = re.sub(
+            r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$", "", _span_text(q, span)
+        )
         bare_no = m.group(0).lower().startswith("no ")
         if (
             bare_no
@@ -358,7 +404,14 @@ def _more_sources(q: str, add: Any) -> None:
         ]
         if values and all(
             re.match(_NAME, p) or re.search(_SOURCE_NOUNS + r"$", p, re.I)
-            for p in _split_values(re.sub(r"^(?:anything\s+|any\s+)?from\s+", "", text, flags=re.I))
+            for p in _split_values(
+                re.sub(
+                    r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$",
+                    "",
+                    re.sub(r"^(?:anything\s+|any\s+)?(?:from|on)\s+", "", text, flags=re.I),
+                    flags=re.I,
+                )
+            )
         ):
             for v in values:
                 add("source", v, (m.start(), span[1]), negated=True)
@@ -397,6 +450,44 @@ def _more_sources(q: str, add: Any) -> None:
             add("source", v, _trim(q, m.start(), m.end()))
 
 
+def _named_sources(q: str, add: Any) -> None:
+    """ "from the BBC or the Guardian" (capitalised names at the end of a clause) and
+    "scientific journals", "peer-reviewed research" (a kind of source)."""
+    name = r"(?:the\s+)?[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,2}"
+    for m in re.finditer(
+        r"\b(?:only\s+)?from\s+(?P<x>" + name + r"(?:\s*(?:,|\bor\b|\band\b)\s*" + name + r")*)"
+        r"(?=\s*(?:[,.;?!]|$|only\b))",
+        q,
+    ):
+        values = [re.sub(r"^the\s+", "", v, flags=re.I) for v in _split_values(m.group("x"))]
+        if any(language_code(v) or v in lx.COUNTRIES for v in values):
+            continue  # a place or a language, not a source
+        for v in values:
+            add("source", v.lower(), _trim(q, m.start(), m.end()))
+    adj = _alt(
+        (
+            *lx.SOURCE_ADJECTIVES,
+            "wissenschaftlichen",
+            "científicas",
+            "científicos",
+            "scientifiques",
+            "scientifiche",
+            "scientifici",
+            "académicas",
+            "akademischen",
+        )
+    )
+    for m in re.finditer(
+        r"\b(?P<a>" + adj + r")\s+(?:" + _SOURCE_NOUNS + r"|research|studies|literature|"
+        r"fachzeitschriften|revistas|revues|riviste|zeitschriften|fuentes|quellen|fonti)\b",
+        q,
+        re.I,
+    ):
+        a = m.group("a").lower()
+        value = lx.SOURCE_ADJECTIVES.get(a, "academic")
+        add("source", value, _trim(q, m.start(), m.end()), hard=False)
+
+
 _AGES = re.compile(
     r"\blike\s+(?:i'?m|i\s+am)\s+(?P<n>\d{1,2})\b"
     r"|\b(?:to|for)\s+an?\s+(?P<m>\d{1,2})[- ]?(?:year|yr)s?[- ]?olds?\b",
@@ -418,6 +509,37 @@ def _more_audiences(q: str, add: Any) -> None:
         add(
             "audience", lx.AUDIENCES[m.group("a").lower()], _trim(q, m.start(), m.end()), hard=False
         )
+    extra = _alt(_AUDIENCE_EXTRA)
+    for m in re.finditer(
+        r"\b(?:for|to|at|aimed at|pitched at|written for)\s+(?:my\s+|an?\s+|the\s+)?"
+        r"(?:\w+\s+)?(?P<a>" + extra + r")\b",
+        q,
+        re.I,
+    ):
+        add(
+            "audience",
+            _AUDIENCE_EXTRA[m.group("a").lower()],
+            _trim(q, m.start(), m.end()),
+            hard=False,
+        )
+    for m in re.finditer(r"\beli5\b|\bexplain (?:it )?like i'?m (?:five|5)\b", q, re.I):
+        add("audience", "child", _trim(q, m.start(), m.end()), hard=False)
+    for m in re.finditer(
+        r"\b(?:for\s+)?(?:someone|somebody|people|readers)\s+with\s+(?:no|little|zero)\s+"
+        r"(?:background|prior knowledge|experience)\b(?:\s+in\s+[\w\-]+)?",
+        q,
+        re.I,
+    ):
+        add("audience", "beginner", _trim(q, m.start(), m.end()), hard=False)
+    for m in re.finditer(
+        r"\b(?:an?\s+)?(?P<n>\d{1,2})[- ]?(?:year|yr)s?[- ]?old\b"
+        r"|\b(?:j'avais|tuviera|hätte|avessi|tivesse)\s+(?P<m>\d{1,2})\s+(?:ans|años|jahre|anni|anos)\b",
+        q,
+        re.I,
+    ):
+        n = int(m.group("n") or m.group("m"))
+        if 3 <= n <= 19:
+            add("audience", "child" if n < 13 else "teen", _trim(q, m.start(), m.end()), hard=False)
     for m in _AGES.finditer(q):
         n = int(m.group("n") or m.group("m"))
         if 3 <= n <= 19:
@@ -442,6 +564,18 @@ def _more_lengths(q: str, add: Any) -> None:
         op = "<" if m.group("cmp").lower() in ("longer", "more", "over") else ">"
         add("length", f"{op}{m.group('n').replace(',', '')}", _trim(q, m.start(), m.end()))
     for m in re.finditer(
+        r"\b(?:an?\s+)?(?:quick\s+)?(?P<n>\d{1,2})[- ]?min(?:ute)?s?\s+read\b"
+        r"|\b(?:no more than|at most|under|up to|max(?:imum)?)\s+(?P<p>one|two|three|\d)\s+pages?\b"
+        r"|\btl;?dr\b|\bkeep (?:it|them|the \w+) (?:brief|short)\b",
+        q,
+        re.I,
+    ):
+        n = m.group("n")
+        value = "short" if n is None or int(n) <= 10 else "long"
+        add("length", value, _trim(q, m.start(), m.end()), hard=False)
+    for m in re.finditer(r"\b(?P<w>long|short)[- ]form\b", q, re.I):
+        add("length", m.group("w").lower(), _trim(q, m.start(), m.end()), hard=False)
+    for m in re.finditer(
         r"\b(?:something|anything|stuff|a|an)\s+(?P<w>short|quick|brief|long|lengthy)\s+"
         r"(?:(?:to\s+)?read|reads?)\b",
         q,
@@ -450,3 +584,79 @@ def _more_lengths(q: str, add: Any) -> None:
         w = m.group("w").lower()
         value = "long" if w in ("long", "lengthy") else "short"
         add("length", value, _trim(q, m.start(), m.end()), hard=False)
+
+
+_DOC_WORDS = (
+    r"(?:sources?|articles?|documents?|texts?|pages?|papers?|material|resources?|websites?|"
+    r"sites?|results?|content|press|media|news|reports?|books?|fuentes|sources|quellen|fonti|"
+    r"fontes|bronnen|artículos|articles|artikel|articoli|artigos)"
+)
+
+
+def _language_adjectives(q: str, add: Any) -> None:
+    """ "no English sources", "German articles only", "fuentes en español"."""
+    for m in re.finditer(
+        r"\b(?P<neg>no|not|non|nothing in|sin|sans|keine|geen)?[\s-]*(?P<l>[^\W\d_]{4,})\s+"
+        + _DOC_WORDS
+        + r"\b",
+        q,
+        re.I,
+    ):
+        code = language_code(m.group("l"))
+        word = m.group("l")
+        if code is not None and (
+            word[0].isupper() or word.lower() in ("español", "français", "deutsch")
+        ):
+            add("language", code, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
+
+
+_AUDIENCE_EXTRA = {
+    "grandma": "general",
+    "grandmother": "general",
+    "grandpa": "general",
+    "grandparents": "general",
+    "my mum": "general",
+    "my mom": "general",
+    "my dad": "general",
+    "nurses": "expert",
+    "lawyers": "expert",
+    "investors": "business",
+    "undergrad": "student",
+    "undergrads": "student",
+    "med students": "student",
+    "new parents": "parent",
+}
+
+
+def _more_formats(q: str, add: Any) -> None:
+    """ "make it slides", "transcripts preferred", "step by step", "interviews with …"."""
+    for m in re.finditer(r"\bstep[- ]by[- ]step\b", q, re.I):
+        add("format", "tutorial", _trim(q, m.start(), m.end()), hard=False)
+    fmt = _alt(lx.FORMATS)
+    for m in re.finditer(
+        r"(?:^\s*(?:find\s+|show me\s+|give me\s+)?|\bmake it\s+(?:into\s+)?(?:an?\s+)?)"
+        r"(?P<f>" + fmt + r")\b(?=\s+(?:with|of|on|about|from|where|by|preferred|please)\b|"
+        r"\s+i can\b|\s*$|\s*[,.;])"
+        r"|\b(?P<g>" + fmt + r")\s+(?:preferred|please|ideally|would be (?:ideal|great|best))\b",
+        q,
+        re.I,
+    ):
+        f = (m.group("f") or m.group("g")).lower()
+        add("format", lx.FORMATS[f], _trim(q, m.start(), m.end()))
+
+
+def _more_keywords(q: str, add: Any) -> None:
+    """ "leave out anything about X", "nothing that talks about X", "skip anything
+    mentioning X"."""
+    for m in re.finditer(
+        r"\b(?:leave out|skip|ignore|exclude|avoid|drop|nothing|no)\s+(?:anything|everything|"
+        r"stuff|articles|pages|documents|results)?\s*(?:that\s+)?(?:is\s+|are\s+)?"
+        r"(?:about|mentioning|talks? about|talking about|mentions?|covering|discussing)\s+",
+        q,
+        re.I,
+    ):
+        span = _scope(q, m.end(), 50)
+        for v in _split_values(_span_text(q, span)):
+            v = re.sub(r"^(?:the|a|an)\s+", "", v, flags=re.I)
+            if v:
+                add("keyword", v, (m.start(), span[1]), negated=True, hard=True)

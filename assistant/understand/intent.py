@@ -94,7 +94,9 @@ _SUBJECT_VERB = re.compile(
 )
 # "articles praising X", "essays attacking X", "people who oppose X"
 _NOUN_VERB = re.compile(
-    r"\b(?P<n>" + _alt((*lx.DOC_NOUNS, "people", "those", "groups", "voices", "anyone")) + r")"
+    r"\b(?P<n>"
+    + _alt((*lx.DOC_NOUNS, "people", "those", "groups", "voices", "anyone", "they", "we", "many"))
+    + r")"
     r"\s+(?:who\s+|that\s+)?(?P<v>" + _VERB["pro"] + "|" + _VERB["con"] + r")(?:\s+(?:to|of))?\b",
     re.I,
 )
@@ -343,7 +345,7 @@ _FACT_WH = frozenset(
 _STRONG_DEBATE = re.compile(
     r"\b(?:should|shouldn't|ought|must|vs\.?|versus|debate|debated|controversial|pros|cons|"
     r"argue|arguments?|opinions?|perspectives|viewpoints|sides|ethical|moral|justified|"
-    r"right or wrong|good or bad|good idea or not|or not|better than|worse than|worth it|"
+    r"right or wrong|good or bad|good idea or not|or not|better than|worse than|worth it|whether|"
     r"overrated|"
     r"debería|deberían|devrait|devraient|sollte|sollten|dovrebbe|dovrebbero|deveria|deveriam|"
     r"moet|moeten|zou|zouden)\b",
@@ -361,6 +363,8 @@ _FINITE = frozenset(
 )
 _INFO_START = re.compile(
     r"^\s*(?:please\s+)?(?:(?:can|could) you\s+)?(?:explain|describe|summari[sz]e|define|outline|"
+    r"(?:a\s+)?list of|list all|explique|expliquez|explícame|explica|erkläre|erklär|spiega|"
+    r"leg uit|"
     r"compare|tell me (?:about|how|what|why|when|who)|walk me through|give me an overview|"
     r"give me a summary|give me the history|an overview|a summary|the history|history|"
     r"overview|timeline|definition)\b",

@@ -104,10 +104,13 @@ def _natural_kind(
         )
         kept = [p for p in perspectives if p.role not in ("stance", "interpretation")]
         return "one_sided", cue.side, topic, [*kept, stance], cue.topic
+    unfiltered = q
+    for s, e in sorted(con_spans, reverse=True):  # "results must mention X" is a filter
+        unfiltered = unfiltered[:s] + " " * (e - s) + unfiltered[e:]
+    if _STRONG_DEBATE.search(unfiltered) and not fact_wh(q):
+        return "two_sided", None, root_text, perspectives, root
     if intent == "factual":
         return intent, None, root_text, perspectives, root
-    if _STRONG_DEBATE.search(q):
-        return "two_sided", None, root_text, perspectives, root
     if is_info_request(q) or (is_wh(q) and not _debatable(q)):
         return "factual", None, root_text, perspectives, root
     if is_lookup(q, len(find_aspects(q, root, list(con_spans))), list(con_spans)):
