@@ -187,6 +187,9 @@ def set_keys(
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` in one step (a reader sees the old or the new file)."""
+    if path.exists() and not os.access(path, os.W_OK):
+        # replacing it would succeed (the folder is writable) and defeat its protection
+        raise ConfigError(f"cannot write {path}: the file is read-only")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         mode = path.stat().st_mode & 0o7777 if path.exists() else None

@@ -110,7 +110,7 @@ class ModelCommands(Provider):
             return []
         return [
             (f"Use language model: {m.name}", describe_model(m), partial(app.use_model, m))
-            for m in self.models
+            for m in getattr(self, "models", [])
         ]
 
     async def discover(self) -> Hits:
