@@ -28,6 +28,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("assistant.commands.export_cmd", "export_command"),
     ("assistant.commands.ask_cmd", "ask_command"),
     ("assistant.commands.train_cmd", "train_group"),
+    ("assistant.commands.models_cmd", "models_group"),
 ]
 
 

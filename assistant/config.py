@@ -144,6 +144,31 @@ class UISettings(_Section):
     theme: str = "textual-dark"
 
 
+class ModelsSettings(_Section):
+    """Where ``sphere models list`` looks, besides the usual model folders."""
+
+    servers: list[str] = Field(
+        default_factory=lambda: ["http://127.0.0.1:8000/v1", "http://127.0.0.1:8080/v1"],
+        description="OpenAI-compatible servers asked for GET /v1/models (loopback only)",
+    )
+    ollama: str = Field(
+        "http://127.0.0.1:11434",
+        description="Ollama's API, asked for GET /api/tags (loopback only); '' = do not ask",
+    )
+    folders: list[str] = Field(
+        default_factory=list, description="more folders searched for .gguf files"
+    )
+    timeout: float = Field(0.5, gt=0, le=30, description="seconds per server asked")
+
+    @field_validator("servers", "folders", mode="before")
+    @classmethod
+    def _comma_list(cls, v: Any) -> Any:
+        # SPHERE_MODELS__SERVERS="http://127.0.0.1:8000/v1,http://127.0.0.1:9000/v1"
+        if isinstance(v, str):
+            return [x.strip() for x in v.split(",") if x.strip()]
+        return v
+
+
 class Settings(_Section):
     index_dir: Path = Field(
         default_factory=default_index_dir,
@@ -162,6 +187,7 @@ class Settings(_Section):
     stance: StanceSettings = Field(default_factory=StanceSettings)  # type: ignore[arg-type]
     index: IndexSettings = Field(default_factory=IndexSettings)  # type: ignore[arg-type]
     ui: UISettings = Field(default_factory=UISettings)
+    models: ModelsSettings = Field(default_factory=ModelsSettings)  # type: ignore[arg-type]
 
     # where the values came from, for messages; not settings
     source_file: Path | None = Field(None, exclude=True)

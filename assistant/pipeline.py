@@ -7,10 +7,15 @@ summary k of n), ``merging`` (editorial merge), ``verifying``, ``done``; a set
 ``cancel`` event raises :class:`~assistant.errors.CancelledError` at the next
 check (between stages, groups, references, and inside model generation).
 
-The language model is loaded in the constructor when ``settings.llm.use`` is
-not ``never`` (so a missing GGUF fails at once with a clear
-:class:`~assistant.errors.ModelError`); with ``never`` no model is loaded and
-every stage takes its deterministic path.
+The language model is loaded only when some stage uses it
+(:func:`assistant.llm.capable.llm_plan`): with ``llm.use: always``, or with
+``auto`` and a *capable* model (a server, or a GGUF of at least 3B parameters
+and a 4096-token context), or with ``summary.path: model``. With ``auto`` and
+the bundled 135M model no stage uses it, so it is not loaded; the GGUF's
+header is still read (a missing or broken file fails at once with a clear
+:class:`~assistant.errors.ModelError`), and every answer records which model
+would be used and that it was not loaded (``TurnResult.model["llm"]``). With
+``never`` nothing is read and every stage takes its deterministic path.
 
 The stance model (:mod:`assistant.stance`, ``settings.stance``) decides which
 claim a document stands under wherever a side is decided: the retriever's side
@@ -48,16 +53,21 @@ from assistant.understand import check_question
 SENTENCE_CACHE_DOCS = 5000
 ProgressFn = Callable[[Progress], None]
 
-#: ``summary.path: auto`` means this path (chosen by ``sphere eval summary``: with the
-#: bundled 135M model the deterministic path wins on every figure)
+#: ``summary.path: auto`` with a model that is not capable means this path (chosen by
+#: ``sphere eval summary``: with the bundled 135M model the deterministic path wins on
+#: every figure); with a capable model ``auto`` means ``model``
 AUTO_PATH = "deterministic"
 
 
-def summary_path(settings: Settings, have_model: bool) -> str:
-    """The summary path to run: ``deterministic`` or ``model``."""
-    path: str = settings.summary.path
-    if path == "auto":
-        path = AUTO_PATH
+def summary_path(settings: Settings, have_model: bool, capable: bool = False) -> str:
+    """The summary path to run: ``deterministic`` or ``model``.
+
+    ``auto`` is ``model`` when the loaded model is capable
+    (:func:`assistant.llm.capable.is_capable`), else :data:`AUTO_PATH`.
+    """
+    from assistant.llm.capable import resolve_summary_path
+
+    path = resolve_summary_path(settings.summary.path, settings.llm.use, capable)
     if path == "model" and not have_model:
         return "deterministic"
     return path
@@ -85,8 +95,12 @@ class Pipeline:
         backend: Any = None,
         retriever: Any = None,
         stance: Any = None,
+        llm_plan: Any = None,
     ) -> None:
         self.settings = settings
+        #: :class:`assistant.llm.capable.LLMPlan` (``from_settings`` makes one); recorded
+        #: with every answer
+        self.llm_plan = llm_plan
         self.stance = stance
         self.index = index
         self.index_name: str = getattr(index, "name", "")
@@ -131,15 +145,29 @@ class Pipeline:
         index = Index.open(Path(settings.index_dir), name, embedder_name=embedder.name)
         backend = None
         try:
+            from assistant.llm.capable import llm_plan
+
+            plan = llm_plan(settings)  # reads the GGUF header, not the model
             stance = load_stance(settings)
-            if settings.llm.use != "never":
-                from assistant.llm import load_backend
+            if plan.load:
+                from assistant.llm.factory import load_backend
 
                 backend = load_backend(settings.llm)
         except BaseException:
             index.close()
             raise
-        return cls(settings, index, embedder, backend=backend, stance=stance)
+        return cls(settings, index, embedder, backend=backend, stance=stance, llm_plan=plan)
+
+    @property
+    def capable(self) -> bool:
+        """Whether the loaded model is capable (``summary.path: auto`` then means the model)."""
+        if self.backend is None:
+            return False
+        if self.llm_plan is not None and self.llm_plan.capability is not None:
+            return bool(self.llm_plan.capable)
+        from assistant.llm.capable import is_capable
+
+        return is_capable(self.backend)
 
     @property
     def prompts(self) -> Any:
@@ -289,7 +317,7 @@ class Pipeline:
             max_perspectives=s.max_perspectives,
             stance_min_confidence=self.settings.stance.min_confidence,
             path="model"
-            if summary_path(self.settings, self.backend is not None) == "model"
+            if summary_path(self.settings, self.backend is not None, self.capable) == "model"
             else "deterministic",
         )
 
@@ -321,14 +349,17 @@ class Pipeline:
             "backend": None,
             "llm_use": self.settings.llm.use,
         }
+        llm: dict[str, Any] = self.llm_plan.to_dict() if self.llm_plan is not None else {}
         if self.backend is not None:
             b = self.backend.info()
             info["backend"] = b.get("backend")
-            info["llm"] = b
+            info["llm"] = {**llm, **b, "loaded": True}
             if "model" in b:
                 info["gguf"] = b["model"]
             if "sha256" in b:
                 info["sha256"] = b["sha256"]
+        elif llm:
+            info["llm"] = llm  # the model that would be used, and "loaded": false
         if self.stance is not None:
             info["stance"] = self.stance.info()
         return info

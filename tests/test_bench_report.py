@@ -24,6 +24,10 @@ def _report(ratio: float, sphere_p95: float) -> dict:  # type: ignore[type-arg]
         "llm": {"throughput_ratio": 1.01},
         "scale": {"passages": 1000, "build_seconds": 3.0, "recall@10_vs_exact": 0.99},
         "ask": {"mean_seconds": 4.2},
+        "startup": {
+            "app": {"not_loaded": {"mean": 6.7}, "loaded": {"mean": 12.4}},
+            "ask": {"not_loaded": {"mean": 13.9}, "loaded": {"mean": 21.4}},
+        },
         "peak_rss_mb": 900.0,
     }
 
@@ -33,6 +37,8 @@ def test_summary_rows_and_compare(tmp_path: Path) -> None:
     assert rows["indexing / raw encoder"] == "0.950"
     assert rows["search 10000: sphere p95 ratio to plain"] == "1.30"
     assert rows["approx. recall@10"] == "0.990"
+    assert rows["app usable s, model not loaded / loaded"] == "6.7 / 12.4"
+    assert rows["fresh sphere ask s, model not loaded / loaded"] == "13.9 / 21.4"
     table = {name: (a, b) for name, a, b in compare(_report(0.95, 1.3), _report(0.91, 1.4))}
     assert table["indexing / raw encoder"] == ("0.950", "0.910")
 
@@ -55,16 +61,23 @@ def test_run_all_runs_every_part_and_keeps_each_peak_rss() -> None:
 
     def fake_part(args: list[str], *, config_path: str | None = None) -> dict:  # type: ignore[type-arg]
         calls.append(list(args))
-        rss = {"index": 700.0, "search": 900.0, "llm": 400.0, "scale": 4000.0, "ask": 1200.0}
+        rss = {
+            "index": 700.0,
+            "search": 900.0,
+            "llm": 400.0,
+            "scale": 4000.0,
+            "ask": 1200.0,
+            "startup": 100.0,
+        }
         return {"process": {"peak_rss_mb": rss[args[0]], "seconds": 1.0}}
 
     said: list[str] = []
     out = run_all(scale_passages=5000, search_sizes=(1000, 2000), say=said.append, part=fake_part)
-    assert [c[0] for c in calls] == ["index", "search", "llm", "scale", "ask"]
+    assert [c[0] for c in calls] == ["index", "search", "llm", "scale", "ask", "startup"]
     assert calls[1][1:] == ["--sizes", "1000,2000"]
     assert calls[3][1:] == ["--passages", "5000"]
     assert out["peak_rss_mb"] == 4000.0  # the largest child, not a sum or the parent's
-    assert len(said) == 5
+    assert len(said) == 6
 
 
 @pytest.mark.slow

@@ -26,7 +26,8 @@ def test_the_cli_closes_the_model_it_loaded(
     from assistant.llm import factory, llama
 
     monkeypatch.setenv("SPHERE_INDEX_DIR", str(demo_index_dir))
-    main(["ask", QUESTION, "--json"])  # llm.use: auto loads the model
+    monkeypatch.setenv("SPHERE_LLM__USE", "always")  # auto would not load the bundled model
+    main(["ask", QUESTION, "--json"])
     assert json.loads(capsys.readouterr().out)["model"]["backend"] == "llama.cpp"
     assert not list(llama._OPEN)  # closed, not waiting for interpreter exit
     assert not factory._CACHE
@@ -50,14 +51,23 @@ def test_a_closed_model_is_a_clear_error() -> None:
 @pytest.mark.parametrize(
     ("args", "env", "code"),
     [
-        (["ask", QUESTION, "--json"], {}, 0),  # the model is loaded, the rules answer
+        (["ask", QUESTION, "--json"], {}, 0),  # auto: the model is not loaded, the rules answer
+        (["ask", QUESTION, "--json"], {"SPHERE_LLM__USE": "always"}, 0),  # loaded and used
         (["understand", QUESTION], {"SPHERE_LLM__USE": "always"}, 0),  # the model generates
         (["ask", QUESTION, "--index", "nope"], {}, 3),
         (["ask", "  "], {}, 2),
         (["config", "show"], {}, 0),
         (["index", "list"], {}, 0),
     ],
-    ids=["ask", "understand-with-model", "missing-index", "empty-question", "config", "list"],
+    ids=[
+        "ask",
+        "ask-with-model",
+        "understand-with-model",
+        "missing-index",
+        "empty-question",
+        "config",
+        "list",
+    ],
 )
 def test_no_traceback_at_exit(
     args: list[str], env: dict[str, str], code: int, demo_index_dir: Path, tmp_path: Path

@@ -6,8 +6,9 @@ Runs, each in a child process of its own (``python -m assistant.cli bench PART
 indexing (vs the raw encoder), search (plain, PAP, PAP+, aspect fusion, the
 sphere retriever, as ratios to plain FAISS at 10k and 100k passages), the LLM
 backend (vs raw llama.cpp), a large synthetic index (build time, memory,
-approximate recall, and the same search methods on it) and end-to-end
-``sphere ask`` on the demo index. Writes the JSON to
+approximate recall, and the same search methods on it), end-to-end
+``sphere ask`` on the demo index, and start-up with the language model loaded
+and not loaded (``bench startup``). Writes the JSON to
 ``bench-results/<timestamp>.json`` so two runs can be compared with
 ``sphere bench --compare A.json B.json``.
 """
@@ -196,6 +197,7 @@ def run_all(
             ["scale", "--passages", str(scale_passages)],
         ),
         ("ask", "sphere ask on the demo index", ["ask"]),
+        ("startup", "start-up and sphere ask, language model loaded vs not", ["startup"]),
     ]
     for key, label, args in steps:
         say(label)
@@ -227,12 +229,22 @@ def summary_rows(r: dict[str, Any]) -> list[tuple[str, str]]:
             rows.append((name, f"{v['p95_ms']:.2f}"))
     if "ask" in r:
         rows.append(("sphere ask mean s (demo)", f"{r['ask']['mean_seconds']:.1f}"))
-    for key in ("index", "search", "llm", "scale", "ask"):
+    for part, label in (("app", "app usable"), ("ask", "fresh sphere ask")):
+        e = r.get("startup", {}).get(part)
+        if e:
+            rows.append(
+                (f"{label} s, model not loaded / loaded", _pair(e, "not_loaded", "loaded"))
+            )
+    for key in ("index", "search", "llm", "scale", "ask", "startup"):
         rss = r.get(key, {}).get("process", {}).get("peak_rss_mb")
         if rss is not None:
             rows.append((f"peak RSS MB: {key}", f"{rss:.0f}"))
     rows.append(("peak RSS MB", f"{r['peak_rss_mb']:.0f}"))
     return rows
+
+
+def _pair(e: dict[str, Any], a: str, b: str) -> str:
+    return f"{e[a]['mean']:.1f} / {e[b]['mean']:.1f}"
 
 
 def write_result(result: dict[str, Any], folder: Path) -> Path:

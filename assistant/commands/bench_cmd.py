@@ -17,6 +17,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.bench.index", "index_bench_command"),
     ("assistant.bench.scale", "scale_bench_command"),
     ("assistant.bench.report", "ask_bench_command"),
+    ("assistant.bench.startup", "startup_bench_command"),
 ]
 
 

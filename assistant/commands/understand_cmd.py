@@ -21,9 +21,14 @@ def understand_command(ctx: Context, question: str, as_json: bool, no_llm: bool)
     plan = parse_rules(question)  # fails fast on a bad question, before loading a model
     use = "never" if no_llm else ctx.settings.llm.use
     if use != "never":
-        from assistant.llm import load_backend
+        from assistant.llm.capable import llm_plan
 
-        plan = understand(question, backend=load_backend(ctx.settings.llm), use_llm=use)
+        # the model is loaded only if the parser gets it (llm.use: always, or auto with a
+        # capable model); with auto and the bundled 135M model the rules answer alone
+        if "understand" in llm_plan(ctx.settings).stages:
+            from assistant.llm import load_backend
+
+            plan = understand(question, backend=load_backend(ctx.settings.llm), use_llm=use)
     if as_json:
         click.echo(json.dumps(plan.to_dict(), indent=2, ensure_ascii=False))
         return

@@ -7,6 +7,9 @@ Public API::
     backend = load_backend(settings.llm)          # 'bundled' | GGUF path | http(s) URL
     prompt = load_prompts().get("local_summary")
     data = backend.json(prompt.messages(query=..., documents=...), prompt.schema_for(...))
+
+    from assistant.llm import is_capable
+    is_capable(settings)      # or a backend, a GGUF path, a URL: the rule in capable.py
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from assistant.llm.base import (
     GrammarSpec,
     ModelOutputError,
 )
+from assistant.llm.capable import is_capable, llm_plan
 from assistant.llm.factory import load_backend
 from assistant.llm.prompts import Prompt, PromptSet, load_prompts
 
@@ -31,6 +35,8 @@ __all__ = [
     "ModelOutputError",
     "Prompt",
     "PromptSet",
+    "is_capable",
+    "llm_plan",
     "load_backend",
     "load_prompts",
 ]

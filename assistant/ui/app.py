@@ -8,16 +8,20 @@ session log is only touched on the app's own thread.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
@@ -56,12 +60,15 @@ from assistant.ui.protocols import (
 )
 from assistant.ui.screens.help_screen import HelpScreen
 from assistant.ui.screens.index_picker import IndexPickerScreen
+from assistant.ui.screens.model_picker import ModelFinder, ModelPickerScreen, describe_model
 from assistant.ui.screens.plan_editor import PlanEditorScreen
 from assistant.ui.screens.problem_screen import ProblemScreen
 from assistant.ui.screens.prompts import ConfirmPrompt, TextPrompt
 from assistant.ui.wiring import (
     default_demo_builder,
     default_exporter,
+    default_model_chooser,
+    default_model_finder,
     default_pipeline_factory,
     open_store,
     scan_index_names,
@@ -81,10 +88,46 @@ WELCOME = (
 )
 EXAMPLE = "Try: Should school uniforms be mandatory?"
 PROBLEM_HIDDEN = {"new_session", "toggle_sidebar", "export", "edit_plan"}
+ModelChooser = Callable[[Settings, Any], tuple[Settings, str]]
+
+
+class ModelCommands(Provider):
+    """The command palette's "Use language model: NAME", one per model found here."""
+
+    async def startup(self) -> None:
+        app = self.app
+        self.models: list[Any] = []
+        if isinstance(app, SphereApp):
+            try:
+                found = await asyncio.to_thread(app.model_finder, app.settings)
+            except Exception:  # the palette must open whatever the search meets
+                found = []
+            self.models = [m for m in found if not m.error]
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], None]]]:
+        app = self.app
+        if not isinstance(app, SphereApp):
+            return []
+        return [
+            (f"Use language model: {m.name}", describe_model(m), partial(app.use_model, m))
+            for m in getattr(self, "models", [])
+        ]
+
+    async def discover(self) -> Hits:
+        for text, help_text, command in self._commands():
+            yield DiscoveryHit(text, command, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, help_text, command in self._commands():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), command, help=help_text)
 
 
 class SphereApp(App[None]):
     TITLE = "Sphere"
+    COMMANDS = App.COMMANDS | {ModelCommands}
     CSS_PATH = CSS_FILES  # type: ignore[assignment]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012  (App declares it)
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -112,6 +155,8 @@ class SphereApp(App[None]):
         clock: Callable[[], float],
         export_dir: Path,
         demo_builder: DemoBuilder | None = None,
+        model_finder: ModelFinder | None = None,
+        model_chooser: ModelChooser | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -123,6 +168,8 @@ class SphereApp(App[None]):
         self.clock = clock
         self.export_dir = export_dir
         self.demo_builder = demo_builder
+        self.model_finder: ModelFinder = model_finder or default_model_finder
+        self.model_chooser: ModelChooser = model_chooser or default_model_chooser
         self.session_id: int | None = None
         self._pipeline: ResearchPipeline | None = None
         self._pipeline_name = ""
@@ -232,7 +279,13 @@ class SphereApp(App[None]):
                 self._load_index(name)
 
         self.push_screen(
-            ProblemScreen(message.error, message.index_name, self.settings, self.demo_builder),
+            ProblemScreen(
+                message.error,
+                message.index_name,
+                self.settings,
+                self.demo_builder,
+                find_models=self.model_finder,
+            ),
             retry,
         )
 
@@ -586,6 +639,40 @@ class SphereApp(App[None]):
             chosen,
         )
 
+    def action_choose_model(self) -> None:
+        """The models found on this machine; the one chosen becomes llm.model."""
+        if self._active_turn is not None:
+            self.notify("A question is still running. Esc cancels it.", severity="warning")
+            return
+
+        def chosen(entry: Any) -> None:
+            if entry is not None:
+                self.use_model(entry)
+
+        self.push_screen(ModelPickerScreen(self.model_finder, self.settings), chosen)
+
+    def use_model(self, entry: Any) -> None:
+        """Write ``entry`` as llm.model into the settings file and reload the pipeline."""
+        if self._active_turn is not None:
+            self.notify("A question is still running. Esc cancels it.", severity="warning")
+            return
+        try:
+            settings, note = self.model_chooser(self.settings, entry)
+        except Exception as exc:
+            self.notify(error_text(exc), title="Cannot use this model", severity="error")
+            return
+        self.settings = settings
+        self.notify(note, title="Language model", timeout=8)
+        factory = sys.modules.get("assistant.llm.factory")
+        if factory is not None:  # the old model is not needed any more
+            factory.close_backends()
+        with self._pipeline_lock:
+            self._pipeline = None
+        if isinstance(self.screen, ProblemScreen):
+            self.screen.dismiss(self.index_name)  # its callback loads the index again
+        else:
+            self._load_index(self.index_name)
+
     def action_export(self) -> None:
         if self.store is None or self.session_id is None:
             self.notify("Nothing to export yet: ask a question first.", severity="warning")
@@ -646,6 +733,11 @@ class SphereApp(App[None]):
             self.action_export,
         )
         yield SystemCommand("Open index", "Research in another index", self.action_pick_index)
+        yield SystemCommand(
+            "Choose language model",
+            "The models on this machine (Ollama, LM Studio, GPT4All, Hugging Face, servers)",
+            self.action_choose_model,
+        )
         yield SystemCommand(
             "Toggle sessions sidebar",
             "List, open, rename, delete, search",
@@ -735,6 +827,9 @@ def make_app(
     export_dir: Path | None = None,
     use_store: bool = True,
     demo_builder: DemoBuilder | None = None,
+    app_class: type[SphereApp] | None = None,
+    model_finder: ModelFinder | None = None,
+    model_chooser: ModelChooser | None = None,
 ) -> SphereApp:
     """The one way to build the app (CLI and tests).
 
@@ -743,12 +838,17 @@ def make_app(
     (``use_store=False`` runs without a log); ``clock`` (seconds, monotonic) is
     injectable so snapshot tests show a fixed elapsed time; ``demo_builder``
     (what the missing-index screen's "build the demo index" runs) defaults to
-    :func:`assistant.demo.build_demo_index`.
+    :func:`assistant.demo.build_demo_index`. ``model_finder(settings)`` (the
+    models the picker, the palette and the fix-it screen offer) defaults to
+    :func:`assistant.llm.discover.discover`, ``model_chooser(settings, model)``
+    (which writes the choice to the settings file and returns the new settings
+    and a note) to :func:`assistant.ui.wiring.default_model_chooser`. ``app_class`` (a subclass of
+    :class:`SphereApp`) is for ``sphere bench startup``, which times the app.
     """
     problem = ""
     if store is None and use_store:
         store, problem = open_store(settings)
-    return SphereApp(
+    return (app_class or SphereApp)(
         settings,
         index_name=index_name or settings.default_index,
         pipeline_factory=pipeline_factory or default_pipeline_factory,
@@ -758,4 +858,6 @@ def make_app(
         clock=clock or time.monotonic,
         export_dir=export_dir or Path.cwd(),
         demo_builder=demo_builder or default_demo_builder,
+        model_finder=model_finder,
+        model_chooser=model_chooser,
     )

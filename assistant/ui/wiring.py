@@ -2,8 +2,10 @@
 
 ``make_app`` uses these unless a test passes its own: the pipeline is
 ``assistant.pipeline.Pipeline.from_settings``, the session log is
-``assistant.store.SessionStore`` and the exporter is
-``assistant.export.session_to_markdown``.
+``assistant.store.SessionStore``, the exporter is
+``assistant.export.session_to_markdown``, the model finder is
+``assistant.llm.discover.discover`` and the model chooser writes ``llm.model``
+into the settings file (as ``sphere models use`` does).
 """
 
 from __future__ import annotations
@@ -56,3 +58,30 @@ def default_demo_builder(
     from assistant.demo import build_demo_index
 
     return build_demo_index(settings, progress=progress)
+
+
+def default_model_finder(settings: Settings) -> list[Any]:
+    """The language models on this machine (slow-ish: files and loopback servers)."""
+    from assistant.llm.discover import discover
+
+    return discover(settings).models
+
+
+def default_model_chooser(settings: Settings, entry: Any) -> tuple[Settings, str]:
+    """Write ``entry`` as ``llm.model`` into the settings file; the new settings and a note.
+
+    Raises :class:`~assistant.errors.SphereError` when the file cannot be written.
+    """
+    from assistant.llm.discover import apply_choice, choice_for
+
+    choice = choice_for(entry)
+    path, old, notes = apply_choice(choice, settings)
+    llm = settings.llm.model_copy(
+        update={"model": choice.value, "server_model": choice.server_model}
+    )
+    new = settings.model_copy(update={"llm": llm})
+    if new.source_file is None:  # the per-user file was just created: it is the file now
+        new.source_file = path
+        new.source_how = "$XDG_CONFIG_HOME/sphere/config.yaml"
+    text = f"{choice.label}: llm.model written to {path} (was {old})"
+    return new, "\n".join([text, *notes])

