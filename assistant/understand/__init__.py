@@ -33,6 +33,7 @@ from assistant.understand.intent import decide_intent
 from assistant.understand.model import (
     UseLLM,
     _want_model,
+    capable_plan,
     combine,
     llm_aspects,
     llm_claims,
@@ -73,11 +74,12 @@ def understand(
 ) -> QueryPlan:
     """Question → QueryPlan.
 
-    ``use_llm``: ``"never"`` — rules only; ``"auto"`` — the model refines only
-    where the evaluation showed it helps, which for the bundled 135M model is
-    nowhere (``sphere eval extract``: rules 75.6 QA-F1, model 24.3;
-    ``sphere eval aspects``: rules 84.5 IoU, model 35.7), so ``auto`` is the
-    rules; ``"always"`` — the model proposes a perspective span when no cue
+    ``use_llm``: ``"never"`` — rules only; ``"auto"`` — a capable model
+    (:func:`assistant.llm.capable.is_capable`) plans and the rules validate
+    (:func:`capable_plan`); the bundled 135M model is not capable and loses to
+    the rules everywhere it was measured (``sphere eval understand``: intent
+    31.7 vs 100 on the dev set; ``sphere eval extract``: QA-F1 24.3 vs 75.6), so
+    for it ``auto`` is the rules; ``"always"`` — the model proposes a perspective span when no cue
     fired, claims for two-sided questions, and aspects when the rules found
     fewer than two (for a stronger configured model). Any model failure falls
     back to the rules' answer.
@@ -86,8 +88,14 @@ def understand(
     del embedder
     plan = parse_rules(question)
     mode = _want_model(use_llm)
-    if backend is None or mode != "always":
+    if backend is None or mode == "never":
         return plan
+    if mode == "auto":
+        from assistant.llm.capable import is_capable
+
+        # a capable model (docs/UNDERSTAND.md, README "Which language model"): the model
+        # plans, the rules validate; the bundled 135M model is not capable and is unused
+        return capable_plan(plan, backend) if is_capable(backend) else plan
     try:
         cue_fired = any(p.role != "interpretation" for p in plan.perspectives)
         if not cue_fired and plan.intent != "factual":

@@ -6,7 +6,7 @@ import re
 import threading
 from typing import Any, Literal
 
-from assistant.errors import InputError
+from assistant.errors import CancelledError, InputError, SphereError
 from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Side
 from assistant.understand.aspects import find_aspects
 from assistant.understand.claims import make_claims
@@ -183,3 +183,81 @@ def llm_plan(question: str, backend: Any) -> QueryPlan:
         target_side=target,
         source="llm",
     )
+
+
+def _valid_constraint(q: str, c: Constraint) -> bool:
+    """The rules' check of a constraint the model proposed: a value of the dimension's
+    kind, and for sources and keywords, words that are in the question."""
+    from assistant import lexicon as lx
+    from assistant.understand.constraints import language_code
+
+    v = c.value.strip().lower()
+    if c.dimension == "language":
+        return (len(v) == 2 and v.isalpha()) or language_code(v) is not None
+    if c.dimension == "length":
+        return bool(re.fullmatch(r"short|long|[<>]\s*\d+", v))
+    if c.dimension == "format":
+        return v in set(lx.FORMATS.values())
+    if c.dimension == "audience":
+        return v in set(lx.AUDIENCES.values())
+    return bool(v) and all(w in q.lower() for w in re.findall(r"\w+", v))
+
+
+def _rules_defaulted(plan: QueryPlan) -> bool:
+    """True when the rules' intent is their default (two-sided with no cue): nothing in
+    the question said debate, side, fact or lookup, so the model may decide."""
+    from assistant.understand.intent import _AUX_START, _STRONG_DEBATE
+    from assistant.understand.perspectives import _BOTH_FACETS
+
+    q = plan.question
+    return (
+        plan.intent == "two_sided"
+        and not any(p.role in ("stance", "verdict") for p in plan.perspectives)
+        and not _AUX_START.match(q)
+        and not _STRONG_DEBATE.search(q)
+        and not _BOTH_FACETS.search(q)
+    )
+
+
+def capable_plan(rules: QueryPlan, backend: Any) -> QueryPlan:
+    """A capable model's plan, with the rules as validator and fallback.
+
+    The model (:func:`llm_plan`) decides the intent and side only where the rules
+    fell back on their default; its constraints are added when they pass the
+    rules' check (:func:`_valid_constraint`); its aspects replace the rules' when
+    they are spans of the question and at least as many; its claims
+    (:func:`llm_claims`) replace the rules' for a debate. Any model failure
+    returns the rules' plan.
+    """
+    try:
+        model = llm_plan(rules.question, backend)
+        plan = QueryPlan.from_dict(rules.to_dict())
+        took = False
+        model_decides = _rules_defaulted(rules) and model.intent != rules.intent
+        if model_decides and (model.intent != "lookup" or model.aspects):
+            plan.intent, plan.target_side = model.intent, model.target_side
+            if plan.intent in ("factual", "lookup"):
+                plan.claims = ("", "")
+            took = True
+        have = {(c.dimension, c.value.lower(), c.negated) for c in plan.constraints}
+        for c in model.constraints:
+            key = (c.dimension, c.value.lower(), c.negated)
+            if key not in have and _valid_constraint(plan.question, c):
+                plan.constraints.append(c)
+                have.add(key)
+                took = True
+        if model.aspects and len(model.aspects) >= len(plan.aspects):
+            plan.aspects = model.aspects
+            took = True
+        if plan.intent in ("two_sided", "one_sided"):
+            claims = llm_claims(plan.root_query, backend)
+            if claims:
+                plan.claims = claims
+                took = True
+        if took:
+            plan.source = "rules+llm"
+        return plan
+    except CancelledError:
+        raise
+    except SphereError:
+        return rules
