@@ -32,6 +32,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +87,6 @@ def as_lookup_plan(plan: QueryPlan) -> QueryPlan:
     """``plan`` read as a lookup: the same question, root query, aspects and constraints,
     intent ``lookup``, no claims and no target side (``sphere ask --lookup``, the
     ``sphere eval lookup`` harness)."""
-    from dataclasses import replace
-
     return replace(plan, intent="lookup", claims=("", ""), target_side=None)
 
 
@@ -126,8 +125,6 @@ class Pipeline:
         # (bounded: cleared when it grows past SENTENCE_CACHE_DOCS documents)
         self._sentence_cache: dict[str, Any] = {}
         if retriever is None:
-            from dataclasses import replace
-
             from assistant.retrieval.retriever import Retriever, params_from_settings
 
             params = replace(
