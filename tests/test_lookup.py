@@ -19,11 +19,13 @@ from assistant.errors import DataError
 from assistant.export import turn_to_markdown
 from assistant.index import BuildOptions, Index, build_index
 from assistant.ingest.loaders import FieldMapping
-from assistant.models import Aspect, Progress, QueryPerspective, QueryPlan, TurnResult
+from assistant.models import Aspect, DocumentHit, Progress, QueryPerspective, QueryPlan, TurnResult
 from assistant.pipeline import Pipeline, as_lookup_plan
 from assistant.retrieval.retriever import Retriever, plan_queries
 from assistant.store import SessionStore
-from assistant.summarize.verify import terms_match
+from assistant.summarize.evidence import Sentence, SourceDoc
+from assistant.summarize.lookup import answer_lookup
+from assistant.summarize.verify import same_polarity, terms_match
 from tests.test_export import check_golden, parser
 from tests.ui_fakes import sample_lookup_result
 
@@ -248,6 +250,32 @@ def test_as_lookup_plan_drops_claims_and_target_side() -> None:
 )
 def test_terms_match(aspect: str, sentence: str, expected: bool) -> None:
     assert terms_match(aspect, sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("aspect", "sentence", "expected"),
+    [
+        ("without nuts", "Brownies with nuts.", False),
+        ("nuts", "A cake without nuts.", False),
+        ("without nuts", "Brownies made without nuts.", True),
+        ("walnuts", "Brownies with walnuts.", True),
+    ],
+)
+def test_same_polarity(aspect: str, sentence: str, expected: bool) -> None:
+    assert same_polarity(aspect, sentence) is expected
+
+
+def test_similarity_never_meets_an_aspect_of_the_opposite_polarity(embedder) -> None:  # type: ignore[no-untyped-def]
+    """MiniLM puts "without nuts" at 0.63 from "Brownies with nuts." (over the 0.6 threshold)."""
+    text = "Brownies with nuts."
+    doc = SourceDoc("b", title="Brownies", sentences=[Sentence("b", 1, 0, len(text), text)])
+    plan = lookup_plan(("without nuts", "brownies"))
+    (row,) = answer_lookup(plan, [DocumentHit("b", 0.5, 1, "Brownies")], [doc], embedder).rows
+    without, brownies = row.aspects
+    assert not without.met and without.reference is not None
+    assert without.reference.support >= 0.6  # similar, but of the opposite polarity
+    assert brownies.met and brownies.reference is not None
+    assert brownies.reference.check == "terms"
 
 
 # --------------------------------------------------------------------------- record, export

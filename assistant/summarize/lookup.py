@@ -9,8 +9,9 @@ aggregator, §4.3.3) and :func:`answer_lookup` says, for every ranked document
 and every aspect, whether the document meets it: the sentence of the document
 that best supports the aspect, checked the way summary citations are checked
 (:func:`assistant.summarize.verify.best_support` with
-:func:`~assistant.summarize.verify.terms_match`: ``terms`` or ``similarity``
-at the verifier's threshold). An aspect no sentence supports is not met; its
+:func:`~assistant.summarize.verify.terms_match`: ``terms``, or ``similarity``
+at the verifier's threshold with a sentence of the same polarity,
+:func:`~assistant.summarize.verify.same_polarity`). An aspect no sentence supports is not met; its
 row still records the nearest sentence, unverified, with its cosine, so the
 reader sees why. With fewer than two aspects a lookup is a plain ranked list.
 
@@ -34,6 +35,7 @@ from assistant.summarize.verify import (
     Support,
     VerifyOptions,
     best_support,
+    same_polarity,
     terms_match,
     verified_reference,
 )
@@ -111,7 +113,16 @@ def _match(
     """Does ``doc`` meet ``aspect``: its verified supporting sentence, or the nearest one."""
     if doc is None or not doc.sentences or sent_vecs is None:
         return AspectMatch(aspect, False, None, float(score))
-    sup = best_support(aspect, vec, doc, sent_vecs, options, match=terms_match, check="terms")
+    sup = best_support(
+        aspect,
+        vec,
+        doc,
+        sent_vecs,
+        options,
+        match=terms_match,
+        check="terms",
+        comparable=same_polarity,
+    )
     if sup is not None:
         return AspectMatch(aspect, True, verified_reference(doc, sup, None), float(score))
     sims = sent_vecs @ vec

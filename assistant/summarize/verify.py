@@ -35,7 +35,9 @@ way, with :func:`terms_match` in place of the verbatim quote (an aspect is a
 short phrase: "oysters", "not baked in the oven"): ``terms`` — every content
 word of the aspect, stemmed as BM25 stems it, occurs in one sentence, and so
 does each negation word it has (a sentence that negates and an aspect that
-does not never match this way); else ``similarity`` as above.
+does not never match this way); else ``similarity`` as above, among the
+sentences that carry a negation exactly when the aspect does
+(:func:`same_polarity`: the embedder cannot tell "X" from "not X").
 
 A document supports one of two opposing claims, never both: when verified
 references to one document sit under both claims (a weak model writes the
@@ -117,11 +119,21 @@ def terms_match(phrase: str, sentence: str) -> bool:
     need = set(fast_tokens(phrase))
     if not need:
         return False
-    neg_p = {w for w in _WORDS.findall(phrase.lower().replace("’", "'")) if w in NEGATIONS}
-    words = set(_WORDS.findall(sentence.lower().replace("’", "'")))
-    if (words & NEGATIONS) - neg_p or not neg_p <= words:
+    neg_p, neg_s = _negations(phrase), _negations(sentence)
+    if neg_s - neg_p or not neg_p <= neg_s:
         return False
     return need <= set(fast_tokens(sentence))
+
+
+def same_polarity(phrase: str, sentence: str) -> bool:
+    """Do both, or neither, carry a negation word? MiniLM places "X" and "not X" close
+    together ("without nuts" and "Brownies with nuts.": cosine 0.63), so a similarity
+    between texts of opposite polarity says nothing about support."""
+    return bool(_negations(phrase)) == bool(_negations(sentence))
+
+
+def _negations(text: str) -> set[str]:
+    return {w for w in _WORDS.findall(text.lower().replace("’", "'")) if w in NEGATIONS}
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -147,12 +159,14 @@ def best_support(
     *,
     match: Callable[[str, str], bool] = quote_match,
     check: str = "quote",
+    comparable: Callable[[str, str], bool] | None = None,
 ) -> Support | None:
     """The sentence of ``doc`` that supports ``text``, or ``None``.
 
     A ``match`` wins (the hinted sentence first; by default the verbatim
     quote, reported as ``check``); otherwise the most similar sentence, if it
-    reaches the threshold.
+    reaches the threshold, among the sentences ``comparable(text, sentence)``
+    allows (all by default).
     """
     sents = doc.sentences
     if not sents:
@@ -164,6 +178,9 @@ def best_support(
         if match(text, sents[i].text):
             return Support(sents[i], 1.0, check)
     sims = sent_vecs @ vec
+    if comparable is not None:
+        allowed = np.array([comparable(text, s.text) for s in sents])
+        sims = np.where(allowed, sims, -np.inf)
     i = int(np.argmax(sims))
     if float(sims[i]) >= options.threshold:
         return Support(sents[i], float(sims[i]), "similarity")
