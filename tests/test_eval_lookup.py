@@ -103,7 +103,6 @@ def test_eval_lookup_runs_on_a_small_slice(
     from assistant.cli import main
 
     monkeypatch.setenv("SPHERE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("SPHERE_STANCE__MODEL", "off")
     main(["eval", "lookup", "--data", str(mpr_file), "--no-reference", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert out["benchmark"] == "lookup"
@@ -139,10 +138,7 @@ def test_as_parsed_follows_the_parser(
         return as_lookup_plan(real(question, **kwargs))
 
     monkeypatch.setattr(understand_module, "understand", reads_lookups)
-    settings = _settings(tmp_path).model_copy(
-        update={"stance": Settings().stance.model_copy(update={"model": "off"})}
-    )
-    out = run_lookup_eval(load_mpr(mpr_file), settings, reference=False)
+    out = run_lookup_eval(load_mpr(mpr_file), _settings(tmp_path), reference=False)
     assert out["parser"]["lookup"] == 3
     assert out["methods"]["as_parsed"] == out["methods"]["fusion_on"]
 
