@@ -316,7 +316,9 @@ class Retriever:
         return m
 
     # ------------------------------------------------------------------ candidates
-    def _pool(self, pq: PlanQueries, qvecs: np.ndarray | None, mode: str, eta: float) -> _Pool:
+    def _pool(
+        self, pq: PlanQueries, qvecs: np.ndarray | None, mode: str, eta: float = 0.0
+    ) -> _Pool:
         texts = pq.texts
         row = {t: i for i, t in enumerate(texts)}
         c = self.params.candidates
