@@ -4,7 +4,9 @@ The layout follows the PerSphere output format (paper 004, eq. 1): per question,
 two claims as sections, the perspectives under each as bullet points, each
 citing its documents as footnotes ``[^n]`` (title, source, file/page, quote).
 Then the balance report, notes, and a "Method" appendix (index, embedder,
-model, retrieval settings, dates).
+model, retrieval settings, dates). A lookup question's turn has a table
+instead of claims: rank, document, source, score, and one column per aspect
+with ✓ (met; the footnote gives the verified sentence) or ✗.
 
 Everything that comes from documents, the question or the model goes through
 :func:`md_text` or :func:`md_code`, so no text can open a heading, a list item,
@@ -21,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.models import NO_EVIDENCE, DocumentHit, Reference, TurnResult
+from assistant.models import NO_EVIDENCE, DocumentHit, Lookup, Reference, TurnResult
 from assistant.store import SessionInfo, StoredTurn
 
 SIDE_LABEL = {"pro": "For", "con": "Against"}
@@ -158,6 +160,25 @@ def _claims(result: TurnResult, notes: _Footnotes) -> list[str]:
     return out
 
 
+def _lookup(lookup: Lookup, notes: _Footnotes) -> list[str]:
+    out = ["### Ranked list", "", md_text(lookup.ranking_text())]
+    if lookup.aspects:
+        out[-1] += " ✓: a sentence of the document meets the aspect (the footnote quotes it)."
+    out.append("")
+    if not lookup.rows:
+        return [*out, "*No document in this index matches.*", ""]
+    head = ["#", "Document", "Source", "Score", *(md_text(a) or "(aspect)" for a in lookup.aspects)]
+    out += ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for row in lookup.rows:
+        title = md_text(row.title) if row.title.strip() else ""
+        doc = f"{title} ({md_code(row.doc_id)})" if title else md_code(row.doc_id)
+        cells = [str(row.rank), doc, md_text(row.source), f"{row.score:.3f}"]
+        for m in row.aspects:
+            cells.append("✓" + notes.cite(m.reference) if m.met and m.reference else "✗")
+        out.append("| " + " | ".join(cells) + " |")
+    return [*out, ""]
+
+
 def _doc_line(hit: DocumentHit | None, doc_id: str, *, with_source: bool) -> str:
     """A listed document: its title (and source) with its id, or the id alone."""
     label = md_text(hit.title) if hit and hit.title.strip() else ""
@@ -223,7 +244,10 @@ def _turn_method(result: TurnResult, created: str | None) -> list[str]:
     if created:
         out.append(f"- Date: {md_text(created)}")
     out.append(f"- Index: {md_code(result.index)}")
-    out.append(f"- Summary: {md_text(result.summary.method)}")
+    if result.lookup is not None:
+        out.append(f"- Answer: ranked list. {md_text(result.lookup.ranking_text())}")
+    else:
+        out.append(f"- Summary: {md_text(result.summary.method)}")
     out.append(f"- Root query: {md_code(plan.root_query)}")
     if plan.perspectives:
         shown = "; ".join(
@@ -264,8 +288,11 @@ def _turn(
     prefix = f"{number}. " if number is not None else ""
     notes.copies.update((h.doc_id, h.copies) for hs in result.hits.values() for h in hs if h.copies)
     out = [f"## {prefix}{md_text(result.question) or '(empty question)'}", ""]
-    out += _claims(result, notes)
-    out += _balance(result)
+    if result.lookup is not None:
+        out += _lookup(result.lookup, notes)
+    else:
+        out += _claims(result, notes)
+        out += _balance(result)
     out += _notes(result)
     if method:
         out += ["### Method", "", *_turn_method(result, created), ""]

@@ -408,6 +408,115 @@ class Summary:
         )
 
 
+# --------------------------------------------------------------------------- lookup
+
+
+@dataclass
+class AspectMatch:
+    """Whether a looked-up document meets one aspect of the question, and the evidence.
+
+    ``reference`` holds the sentence of the document that best supports the
+    aspect, checked the way summary citations are (``Reference.check``:
+    ``quote``, ``terms`` or ``similarity``); ``met`` is ``reference.verified``.
+    A document with no text has no reference.
+    """
+
+    aspect: str
+    met: bool = False
+    reference: Reference | None = None
+    score: float = 0.0  # the retriever's score of the document for this aspect (aspect:<text>)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "aspect": self.aspect,
+            "met": self.met,
+            "reference": self.reference.to_dict() if self.reference else None,
+            "score": self.score,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AspectMatch:
+        ref = data.get("reference")
+        return cls(
+            aspect=str(data.get("aspect", "")),
+            met=bool(data.get("met", False)),
+            reference=Reference.from_dict(ref) if isinstance(ref, dict) else None,
+            score=float(data.get("score", 0.0)),
+        )
+
+
+@dataclass
+class LookupRow:
+    """One ranked document of a lookup, with one :class:`AspectMatch` per plan aspect."""
+
+    rank: int
+    doc_id: str
+    title: str = ""
+    source: str = ""
+    path: str = ""
+    score: float = 0.0
+    aspects: list[AspectMatch] = field(default_factory=list)
+    copies: list[str] = field(default_factory=list)  # same-text documents folded into it
+
+    @property
+    def met(self) -> int:
+        return sum(1 for a in self.aspects if a.met)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in asdict(self).items() if k != "aspects"}
+        d["aspects"] = [a.to_dict() for a in self.aspects]
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LookupRow:
+        row = _from_dict(cls, data)
+        row.aspects = [AspectMatch.from_dict(a) for a in data.get("aspects", [])]
+        row.copies = list(data.get("copies", []))
+        return row
+
+
+@dataclass
+class Lookup:
+    """The answer to a lookup question: a ranked list instead of two claims.
+
+    ``aspects`` are the plan's aspects the rows are checked against (empty for
+    a plain ranked list: fewer than two aspects); ``aggregator`` is the aspect
+    fusion method that ranked the rows (paper 003 §4.3.3), empty when the
+    ranking is the whole question's.
+    """
+
+    question: str
+    aspects: list[str] = field(default_factory=list)
+    rows: list[LookupRow] = field(default_factory=list)
+    aggregator: str = ""
+
+    def ranking_text(self) -> str:
+        """How the list was ranked, in one sentence (shown by the export, CLI and app)."""
+        n = len(self.aspects)
+        if self.aspects and self.aggregator:
+            return f"Ranked by aspect fusion ({self.aggregator}) over {n} aspects."
+        if self.aspects:
+            return f"Ranked by the whole question; {n} aspects checked."
+        return "Ranked by the whole question."
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "aspects": list(self.aspects),
+            "rows": [r.to_dict() for r in self.rows],
+            "aggregator": self.aggregator,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Lookup:
+        return cls(
+            question=str(data.get("question", "")),
+            aspects=[str(a) for a in data.get("aspects", [])],
+            rows=[LookupRow.from_dict(r) for r in data.get("rows", [])],
+            aggregator=str(data.get("aggregator", "")),
+        )
+
+
 @dataclass
 class Progress:
     """What a stage reports through the progress callback."""
@@ -425,14 +534,16 @@ class TurnResult:
     question: str
     plan: QueryPlan
     hits: dict[str, list[DocumentHit]]  # side ("pro"/"con") -> ranked documents
-    summary: Summary
+    summary: Summary  # for a lookup: no claims, only the notes
     index: str = ""
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     model: dict[str, Any] = field(default_factory=dict)  # llm path/sha256/backend, embedder
     retrieval: dict[str, Any] = field(default_factory=dict)  # retrieval settings used
+    # the ranked list of a lookup question (plan.intent == "lookup"); None otherwise
+    lookup: Lookup | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "question": self.question,
             "plan": self.plan.to_dict(),
             "hits": {s: [h.to_dict() for h in hs] for s, hs in self.hits.items()},
@@ -442,6 +553,9 @@ class TurnResult:
             "model": dict(self.model),
             "retrieval": dict(self.retrieval),
         }
+        if self.lookup is not None:
+            d["lookup"] = self.lookup.to_dict()
+        return d
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TurnResult:
@@ -457,4 +571,5 @@ class TurnResult:
             timings=dict(data.get("timings", {})),
             model=dict(data.get("model", {})),
             retrieval=dict(data.get("retrieval", {})),
+            lookup=Lookup.from_dict(data["lookup"]) if data.get("lookup") else None,
         )

@@ -22,6 +22,14 @@ claim a document stands under wherever a side is decided: the retriever's side
 assignment of the most relevant documents, the summarizer's placement of
 documents and perspectives and its choice of evidence sentence, and the
 verifier's side check. ``stance.model: off`` leaves the claim margin to do it.
+
+A lookup (``plan.intent == "lookup"``: items with wanted properties, no
+claims) takes another path after retrieval: no summary, but a ranked list
+(:class:`~assistant.models.Lookup`, ``TurnResult.lookup``) whose rows say
+which of the plan's aspects each document meets, with the verified sentence
+that shows it (:mod:`assistant.summarize.lookup`). With two or more aspects the
+retriever ranks it by aspect fusion (paper 003 §4.3). Its progress is
+``understanding``, ``retrieving``, ``verifying``, ``done``.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +46,7 @@ from assistant.errors import CancelledError
 from assistant.models import (
     SIDES,
     Document,
+    Lookup,
     Passage,
     Progress,
     QueryPlan,
@@ -83,6 +93,24 @@ def load_stance(settings: Settings) -> Any:
     return shared_model(None if choice.lower() == "bundled" else Path(choice).expanduser())
 
 
+def as_lookup_plan(plan: QueryPlan) -> QueryPlan:
+    """``plan`` read as a lookup: the same question, root query, aspects and constraints,
+    intent ``lookup``, no claims and no target side (``sphere ask --lookup``, the
+    ``sphere eval lookup`` harness)."""
+    return replace(plan, intent="lookup", claims=("", ""), target_side=None)
+
+
+def lookup_details(lookup: Lookup) -> dict[str, Any]:
+    """What the session log records about how a lookup was ranked and checked."""
+    checked = [m for row in lookup.rows for m in row.aspects]
+    return {
+        "aspects": len(lookup.aspects),
+        "aggregator": lookup.aggregator,  # empty: ranked by the whole question
+        "checked": len(checked),
+        "met": sum(1 for m in checked if m.met),
+    }
+
+
 class Pipeline:
     """One index, one embedder, optionally one language model; ``run`` answers questions."""
 
@@ -111,8 +139,6 @@ class Pipeline:
         # (bounded: cleared when it grows past SENTENCE_CACHE_DOCS documents)
         self._sentence_cache: dict[str, Any] = {}
         if retriever is None:
-            from dataclasses import replace
-
             from assistant.retrieval.retriever import Retriever, params_from_settings
 
             params = replace(
@@ -200,9 +226,7 @@ class Pipeline:
         check()
         emit(Progress("understanding", 0, 1, "reading the question"))
         if plan is None:
-            from assistant.understand import understand
-
-            plan = understand(q, backend=self.backend, use_llm=self.settings.llm.use)
+            plan = self.understand(q)
         timings["understand"] = time.perf_counter() - t0
         check()
 
@@ -213,9 +237,26 @@ class Pipeline:
         timings["retrieve"] = time.perf_counter() - t
         check()
 
-        opts = options or self.summary_options()
-        summary, report = self.answer(plan, hits, opts, emit=emit, cancel=cancel, timings=timings)
-        summary.notes[:0] = retrieval_notes
+        lookup: Lookup | None = None
+        if plan.intent == "lookup":
+            lookup = self.answer_lookup(plan, hits, emit=emit, cancel=cancel, timings=timings)
+            summary = Summary(question=q, claims=[], notes=retrieval_notes)
+            details: dict[str, Any] = {"lookup": lookup_details(lookup)}
+        else:
+            opts = options or self.summary_options()
+            summary, report = self.answer(
+                plan, hits, opts, emit=emit, cancel=cancel, timings=timings
+            )
+            summary.notes[:0] = retrieval_notes
+            details = {
+                "summary": {
+                    "path": opts.path,
+                    "groups": opts.groups,
+                    "documents": opts.documents,
+                    "max_perspectives": opts.max_perspectives,
+                },
+                "verification": report.to_dict(),
+            }
         timings["total"] = time.perf_counter() - t0
         emit(Progress("done", 1, 1, ""))
         return TurnResult(
@@ -226,19 +267,17 @@ class Pipeline:
             index=self.index_name,
             timings={k: round(v, 4) for k, v in timings.items()},
             model=self.model_info(),
-            retrieval={
-                **self.settings.retrieval.model_dump(mode="json"),
-                "summary": {
-                    "path": opts.path,
-                    "groups": opts.groups,
-                    "documents": opts.documents,
-                    "max_perspectives": opts.max_perspectives,
-                },
-                "verification": report.to_dict(),
-            },
+            retrieval={**self.settings.retrieval.model_dump(mode="json"), **details},
+            lookup=lookup,
         )
 
     # ------------------------------------------------------------------ stages
+    def understand(self, question: str) -> QueryPlan:
+        """The plan of ``question`` (the question parser, with the model when configured)."""
+        from assistant.understand import understand
+
+        return understand(question, backend=self.backend, use_llm=self.settings.llm.use)
+
     def answer(
         self,
         plan: QueryPlan,
@@ -295,11 +334,56 @@ class Pipeline:
         times["verify"] = time.perf_counter() - t
         return summary, report
 
+    def answer_lookup(
+        self,
+        plan: QueryPlan,
+        hits: dict[Side, list[Any]],
+        *,
+        emit: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+        timings: dict[str, float] | None = None,
+    ) -> Lookup:
+        """The ranked list of a lookup, each row checked against the plan's aspects."""
+        from assistant.summarize.lookup import answer_lookup
+
+        say = emit or (lambda _p: None)
+        t = time.perf_counter()
+        say(Progress("verifying", 0, 1, "checking each document against the aspects"))
+        # a lookup has no claims: the retriever puts every document on one side
+        ranked = [h for side in SIDES for h in hits.get(side, [])]
+        docs = self.source_docs({"pro": ranked}, len(ranked))
+        if len(self._sentence_cache) > SENTENCE_CACHE_DOCS:
+            self._sentence_cache.clear()
+        lookup = answer_lookup(
+            plan,
+            ranked,
+            docs,
+            self.embedder,
+            aggregator=self.lookup_aggregator(),
+            sentence_cache=self._sentence_cache,
+            cancel=cancel,
+        )
+        if timings is not None:
+            timings["verify"] = time.perf_counter() - t
+        return lookup
+
+    def lookup_aggregator(self) -> str:
+        """The aspect fusion that ranks lookups with ≥ 2 aspects ("" when it is off)."""
+        r = self.settings.retrieval
+        eta = getattr(getattr(self.retriever, "params", None), "lookup_aspect_weight", 0.0)
+        return r.aspect_aggregator if r.mode == "sphere" and eta > 0 else ""
+
     def retrieve(
         self, plan: QueryPlan, emit: ProgressFn, cancel: threading.Event | None = None
     ) -> dict[Side, list[Any]]:
-        """Per-side documents from the perspective-aware retriever."""
-        k = max(self.settings.retrieval.k, (self.settings.summary.documents + 1) // 2)
+        """Per-side documents from the perspective-aware retriever.
+
+        A lookup gets ``retrieval.k`` documents (its list); a summary at least
+        half of ``summary.documents`` per side.
+        """
+        k = self.settings.retrieval.k
+        if plan.intent != "lookup":
+            k = max(k, (self.settings.summary.documents + 1) // 2)
 
         def side_progress(p: Progress) -> None:
             if cancel is not None and cancel.is_set():

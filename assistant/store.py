@@ -3,8 +3,9 @@
 A *session* is a conversation on one index; a *turn* is one question and
 everything the pass produced for it (:class:`~assistant.models.TurnResult`):
 query plan, retrieval hits with their per-method scores, the two-sided summary
-with its verification and balance report, stage timings, the model and
-retrieval settings used.
+with its verification and balance report (or, for a lookup question, the
+ranked list with each row's aspect checks, kept in ``extra_json`` under
+``lookup``), stage timings, the model and retrieval settings used.
 
 Durability: the file is in WAL mode and each turn is written in one
 transaction when it finishes, so killing the process loses at most the turn in
@@ -214,9 +215,16 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def answer_text(summary: dict[str, Any]) -> str:
-    """The searchable text of an answer: claims, perspective sentences, notes."""
+def answer_text(summary: dict[str, Any], lookup: dict[str, Any] | None = None) -> str:
+    """The searchable text of an answer: claims, perspective sentences, notes;
+    for a lookup the listed documents' titles and their aspects' verified quotes."""
     parts: list[str] = []
+    for row in (lookup or {}).get("rows", []) or []:
+        parts.append(str(row.get("title", "") or row.get("doc_id", "")))
+        for m in row.get("aspects", []) or []:
+            ref = m.get("reference") or {}
+            if m.get("met") and ref.get("quote"):
+                parts.append(str(ref["quote"]))
     for claim in summary.get("claims", []) or []:
         parts.append(str(claim.get("claim", "")))
         parts.extend(str(p.get("text", "")) for p in claim.get("perspectives", []) or [])
@@ -226,13 +234,24 @@ def answer_text(summary: dict[str, Any]) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def verification_summary(summary: dict[str, Any]) -> dict[str, Any]:
-    """Counts of verified references, for inspection and queries without parsing summaries."""
+def verification_summary(
+    summary: dict[str, Any], lookup: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Counts of verified references, for inspection and queries without parsing summaries.
+
+    A lookup's references are its rows' aspect evidence (verified = the aspect is met).
+    """
     refs = [
         r
         for claim in summary.get("claims", []) or []
         for p in claim.get("perspectives", []) or []
         for r in p.get("references", []) or []
+    ]
+    refs += [
+        m["reference"]
+        for row in (lookup or {}).get("rows", []) or []
+        for m in row.get("aspects", []) or []
+        if m.get("reference")
     ]
     supports = [float(r.get("support", 0.0) or 0.0) for r in refs]
     return {
@@ -525,8 +544,8 @@ class SessionStore:
                 result.index,
                 _dumps(d.get("retrieval", {})),
                 _dumps(summary.get("balance", {})),
-                _dumps(verification_summary(summary)),
-                answer_text(summary),
+                _dumps(verification_summary(summary, d.get("lookup"))),
+                answer_text(summary, d.get("lookup")),
                 _dumps(extra),
             )
         except (TypeError, ValueError) as exc:

@@ -22,6 +22,7 @@ from assistant.ui.app import SphereApp, passage_from_hits
 from assistant.ui.components.answer_view import CitationMarker, ClaimColumn
 from assistant.ui.components.chat_input import ChatInput
 from assistant.ui.components.evidence_pane import EvidencePane
+from assistant.ui.components.lookup_view import LookupTable, LookupView
 from assistant.ui.components.progress_panel import ProgressPanel
 from assistant.ui.components.sessions_sidebar import SessionItem, SessionsSidebar
 from assistant.ui.components.turn_view import TurnView
@@ -31,11 +32,13 @@ from assistant.ui.screens.plan_editor import PlanEditorScreen
 from assistant.ui.screens.problem_screen import ProblemScreen
 from assistant.ui.screens.prompts import ConfirmPrompt, TextPrompt
 from tests.ui_fakes import (
+    LOOKUP_QUESTION,
     FixedClock,
     MemoryStore,
     ScriptedPipeline,
     build_app,
     missing_index_factory,
+    sample_lookup_result,
     sample_result,
     seeded_store,
 )
@@ -533,6 +536,78 @@ def test_with_the_real_session_store(tmp_path: Path) -> None:
         assert [i.row.session_id for i in app2.query(SessionItem)] == [info.id]
 
     run(app2, reopen)
+
+
+# ---------------------------------------------------------------- lookups
+
+
+def test_lookup_shows_a_table_and_a_row_opens_its_quotes(tmp_path: Path) -> None:
+    store = MemoryStore()
+    app = build_app(tmp_path, pipeline=ScriptedPipeline(lookup=True), store=store)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await ask(pilot, LOOKUP_QUESTION)
+        await finish(pilot)
+        assert not app.query(ClaimColumn)
+        view = app.query_one(LookupView)
+        assert "Ranked by aspect fusion (amean) over 2 aspects." in text_of(view)
+        table = view.query_one(LookupTable)
+        labels = [str(c.label) for c in table.ordered_columns]
+        assert labels == ["#", "Document", "quiet rooms", "breakfast included"]
+        cells = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+        assert cells == [
+            ["1", "Harbour View Hotel", "✓", "✓"],
+            ["2", "Garden Rest Guesthouse", "✓", "✗"],
+            ["3", "City Loft Inn", "✗", "✗"],
+        ]
+        pane = app.query_one(EvidencePane)
+        table.focus()
+        await pilot.press("down")  # row 2
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pane.is_open and pane.row is not None and pane.row.doc_id == "garden"
+        shown = text_of(pane)
+        assert "Rank 2" in shown and "Garden Rest Guesthouse" in shown
+        assert "1 of 2 aspects met" in shown
+        assert "✓ quiet rooms" in shown
+        assert "“A small guesthouse whose quiet rooms open onto a walled garden.”" in shown
+        assert "met: the aspect's words are in the sentence (support 1.00)" in shown
+        assert "✗ breakfast included" in shown
+        assert "not met: the nearest sentence reaches similarity 0.33" in shown
+        # the open pane follows the cursor
+        await pilot.press("up")
+        await pilot.pause()
+        assert pane.row is not None and pane.row.doc_id == "harbour"
+        await pilot.press("escape")
+        assert not pane.is_open
+        assert isinstance(app.focused, LookupTable)
+        (info,) = store.list_sessions()
+        assert store.turns(info.id)[0].result.lookup is not None
+
+    run(app, flow)
+
+
+def test_reopened_session_shows_the_lookup_table(tmp_path: Path) -> None:
+    from assistant.store import SessionStore
+
+    db = tmp_path / "sessions.db"
+    with SessionStore(db) as store:
+        sid = store.create_session(index="hotels")
+        store.add_turn(sid, sample_lookup_result())
+    reopened = SessionStore(db)
+    app = build_app(tmp_path, store=reopened)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        app.open_session(sid)
+        await pilot.pause()
+        table = app.query_one(LookupTable)
+        assert table.row_count == 3
+        assert [str(c) for c in table.get_row_at(0)] == ["1", "Harbour View Hotel", "✓", "✓"]
+
+    try:
+        run(app, flow)
+    finally:
+        reopened.close()
 
 
 # ---------------------------------------------------------------- export, help, palette

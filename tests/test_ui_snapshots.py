@@ -16,7 +16,9 @@ from textual.pilot import Pilot
 
 from assistant.ui.components.answer_view import CitationMarker
 from assistant.ui.components.chat_input import ChatInput
+from assistant.ui.components.lookup_view import LookupTable
 from tests.ui_fakes import (
+    LOOKUP_QUESTION,
     FixedClock,
     ScriptedPipeline,
     build_app,
@@ -128,6 +130,31 @@ def test_snapshot_evidence_pane(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(_app(tmp_path), terminal_size=(140, 36), run_before=run_before)
+
+
+def test_snapshot_lookup_table(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _ask(pilot, LOOKUP_QUESTION)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+    app = _app(tmp_path, pipeline=ScriptedPipeline(lookup=True))
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_lookup_row_evidence(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _ask(pilot, LOOKUP_QUESTION)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        pilot.app.query_one(LookupTable).focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+
+    app = _app(tmp_path, pipeline=ScriptedPipeline(lookup=True))
+    assert snap_compare(app, terminal_size=(140, 36), run_before=run_before)
 
 
 def test_snapshot_sessions_sidebar(snap_compare: Any, tmp_path: Path) -> None:

@@ -8,10 +8,13 @@ from hypothesis import strategies as st
 
 from assistant.models import (
     Aspect,
+    AspectMatch,
     BalanceReport,
     ClaimSummary,
     Constraint,
     DocumentHit,
+    Lookup,
+    LookupRow,
     PassageHit,
     QueryPerspective,
     QueryPlan,
@@ -71,7 +74,7 @@ references = st.builds(
     retrieval_score=floats,
     support=floats,
     verified=st.booleans(),
-    check=st.sampled_from(["", "quote", "similarity", "model"]),
+    check=st.sampled_from(["", "quote", "similarity", "model", "terms"]),
 )
 summary_perspectives = st.builds(
     SummaryPerspective, text=texts, references=st.lists(references, max_size=3)
@@ -132,9 +135,32 @@ query_plans = st.builds(
         ),
         max_size=2,
     ),
-    intent=st.sampled_from(["two_sided", "one_sided", "factual"]),
+    intent=st.sampled_from(["two_sided", "one_sided", "factual", "lookup"]),
     target_side=st.none() | sides,
     source=st.sampled_from(["rules", "llm", "rules+llm", "user"]),
+)
+aspect_matches = st.builds(
+    AspectMatch, aspect=texts, met=st.booleans(), reference=st.none() | references, score=floats
+)
+lookups = st.builds(
+    Lookup,
+    question=texts,
+    aspects=st.lists(texts, max_size=3),
+    rows=st.lists(
+        st.builds(
+            LookupRow,
+            rank=st.integers(1, 100),
+            doc_id=texts,
+            title=texts,
+            source=texts,
+            path=texts,
+            score=floats,
+            aspects=st.lists(aspect_matches, max_size=3),
+            copies=st.lists(texts, max_size=2),
+        ),
+        max_size=3,
+    ),
+    aggregator=st.sampled_from(["", "amean", "gmean", "borda"]),
 )
 turn_results = st.builds(
     TurnResult,
@@ -146,6 +172,7 @@ turn_results = st.builds(
     timings=st.dictionaries(texts, floats, max_size=3),
     model=st.dictionaries(texts, json_values, max_size=3),
     retrieval=st.dictionaries(texts, json_values, max_size=3),
+    lookup=st.none() | lookups,
 )
 
 

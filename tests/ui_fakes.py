@@ -16,11 +16,14 @@ from assistant.errors import CancelledError, IndexNotFoundError
 from assistant.models import (
     NO_EVIDENCE,
     Aspect,
+    AspectMatch,
     BalanceReport,
     ClaimSummary,
     Constraint,
     Document,
     DocumentHit,
+    Lookup,
+    LookupRow,
     PassageHit,
     Progress,
     QueryPerspective,
@@ -182,6 +185,127 @@ def sample_result(
     )
 
 
+LOOKUP_QUESTION = "A hotel with quiet rooms and breakfast included"
+HOTELS = {
+    31: (
+        "harbour",
+        "Harbour View Hotel",
+        "Travel Notes",
+        "The Harbour View Hotel has quiet rooms facing the bay. Breakfast is included in "
+        "every rate.",
+    ),
+    32: (
+        "garden",
+        "Garden Rest Guesthouse",
+        "Travel Notes",
+        "A small guesthouse whose quiet rooms open onto a walled garden. Guests make their "
+        "own meals in the shared kitchen.",
+    ),
+    33: (
+        "loft",
+        "City Loft Inn",
+        "Nightlife Guide",
+        "City Loft Inn sits above a busy nightclub, so the rooms are loud until late.",
+    ),
+}
+
+
+def _sentence_ref(pid: int, sentence: str, *, verified: bool, support: float) -> Reference:
+    doc_id, title, source, text = HOTELS[pid]
+    start = text.find(sentence)
+    return Reference(
+        doc_id=doc_id,
+        title=title,
+        source=source,
+        path="hotels.jsonl",
+        passage_id=pid,
+        quote=sentence,
+        quote_start=start,
+        quote_end=start + len(sentence),
+        retrieval_score=0.7,
+        support=support,
+        verified=verified,
+        check="terms" if verified and support == 1.0 else "similarity",
+    )
+
+
+def sample_lookup_result(
+    question: str = LOOKUP_QUESTION, plan: QueryPlan | None = None
+) -> TurnResult:
+    """A lookup answered: three hotels, two aspects, met / not met with their sentences."""
+    aspects = ["quiet rooms", "breakfast included"]
+    plan = plan or QueryPlan(
+        question=question,
+        root_query=question,
+        aspects=[Aspect(a) for a in aspects],
+        intent="lookup",
+    )
+    evidence = {
+        31: [
+            ("The Harbour View Hotel has quiet rooms facing the bay.", True, 1.0),
+            ("Breakfast is included in every rate.", True, 1.0),
+        ],
+        32: [
+            ("A small guesthouse whose quiet rooms open onto a walled garden.", True, 1.0),
+            ("Guests make their own meals in the shared kitchen.", False, 0.33),
+        ],
+        33: [
+            (
+                "City Loft Inn sits above a busy nightclub, so the rooms are loud until late.",
+                False,
+                0.53,
+            ),
+            (
+                "City Loft Inn sits above a busy nightclub, so the rooms are loud until late.",
+                False,
+                0.21,
+            ),
+        ],
+    }
+    rows = []
+    hits = []
+    for rank, (pid, checks) in enumerate(evidence.items(), 1):
+        doc_id, title, source, text = HOTELS[pid]
+        score = round(0.75 - 0.04 * rank, 2)
+        rows.append(
+            LookupRow(
+                rank=rank,
+                doc_id=doc_id,
+                title=title,
+                source=source,
+                path="hotels.jsonl",
+                score=score,
+                aspects=[
+                    AspectMatch(a, ok, _sentence_ref(pid, sent, verified=ok, support=sup), 0.5)
+                    for a, (sent, ok, sup) in zip(aspects, checks, strict=True)
+                ],
+            )
+        )
+        hits.append(
+            DocumentHit(
+                doc_id=doc_id,
+                score=score,
+                rank=rank,
+                title=title,
+                source=source,
+                path="hotels.jsonl",
+                side="pro",
+                passages=[PassageHit(pid, doc_id, score, text, 0, len(text))],
+            )
+        )
+    return TurnResult(
+        question=question,
+        plan=plan,
+        hits={"pro": hits, "con": []},
+        summary=Summary(question=question, claims=[]),
+        index="hotels",
+        timings={"understand": 0.1, "retrieve": 0.3, "verify": 0.2},
+        model={"embedder": "fake"},
+        retrieval={"mode": "sphere", "k": 10},
+        lookup=Lookup(question, aspects, rows, "amean"),
+    )
+
+
 class ScriptedPipeline:
     """Reports the stages of a pass and returns :func:`sample_result`.
 
@@ -196,10 +320,12 @@ class ScriptedPipeline:
         gate: threading.Event | None = None,
         empty_con: bool = False,
         index_names: list[str] | None = None,
+        lookup: bool = False,
     ) -> None:
         self.gate = gate
         self.empty_con = empty_con
         self.calls: list[tuple[str, QueryPlan | None]] = []
+        self.lookup = lookup  # answer every question with the sample lookup
         self.paused = threading.Event()  # set when run() is waiting at the gate
         self._index_names = index_names or ["demo", "papers"]
 
@@ -237,6 +363,8 @@ class ScriptedPipeline:
             Progress("done"),
         ]:
             report(p)
+        if self.lookup:
+            return sample_lookup_result(question, plan)
         return sample_result(question, plan, empty_con=self.empty_con)
 
     def passage_text(self, passage_id: int) -> str:

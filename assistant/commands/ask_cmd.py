@@ -1,11 +1,14 @@
-"""``sphere ask "QUESTION" [--index NAME] [--json | --markdown] [--no-llm] [--save]``.
+"""``sphere ask "QUESTION" [--index NAME] [--json | --markdown] [--no-llm] [--save] [--lookup]``.
 
 Runs the whole pass (:class:`assistant.pipeline.Pipeline`) and prints the
 two-sided summary: both claims, their perspectives, and for every reference
 the document's title and source and the passage quote that supports it, then
-the balance report. ``--json`` prints the structured turn
+the balance report; for a lookup question, the ranked list, each document
+with its aspects met (✓, with the verified sentence) or not (✗, with the
+nearest sentence). ``--json`` prints the structured turn
 (``TurnResult.to_dict()``), ``--markdown`` the Markdown export. ``--save``
-also records the turn in the session log.
+also records the turn in the session log. ``--lookup`` answers the question
+as a lookup whatever intent the question parser reads in it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import click
 
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import InputError
-from assistant.models import TurnResult
+from assistant.models import Lookup, TurnResult
 
 SIDE_LABEL = {"pro": "FOR", "con": "AGAINST"}
 
@@ -31,9 +34,45 @@ def _wrap(text: str, indent: str, width: int = 100, first: str | None = None) ->
     )
 
 
+def render_lookup(lookup: Lookup) -> list[str]:
+    """A lookup's ranked list as text lines."""
+    lines = [lookup.ranking_text(), ""]
+    if not lookup.rows:
+        lines += ["No document in this index matches.", ""]
+    for row in lookup.rows:
+        src = f" — {row.source}" if row.source else ""
+        met = f"    {row.met}/{len(row.aspects)} aspects" if row.aspects else ""
+        head = f"{row.title or row.doc_id}{src} ({row.doc_id})    score {row.score:.3f}{met}"
+        lines.append(_wrap(head, "     ", first=f"{row.rank:>3}. "))
+        for m in row.aspects:
+            ref = m.reference
+            if ref is None:
+                lines.append(_wrap(f"✗ {m.aspect}: the document has no text", "        "))
+                continue
+            how = f"by {ref.check}, support {ref.support:.2f}"
+            said = (
+                f'✓ {m.aspect}: "{ref.quote}" ({how})'
+                if m.met
+                else (f'✗ {m.aspect}: nearest "{ref.quote}" ({ref.check} {ref.support:.2f})')
+            )
+            lines.append(_wrap(said, "        ", first="      "))
+        lines.append("")
+    return lines
+
+
 def render_text(result: TurnResult) -> str:
     """The turn as plain, readable text (claims, perspectives, cited quotes, balance)."""
     s = result.summary
+    if result.lookup is not None:
+        lines = [f"Question: {result.question}", f"Index: {result.index}", ""]
+        lines += render_lookup(result.lookup)
+        lines += [_wrap(f"Note: {note}", "") for note in s.notes]
+        t = result.timings
+        lines.append(
+            f"Time: {t.get('total', 0.0):.1f} s (understand {t.get('understand', 0.0):.1f}, "
+            f"retrieve {t.get('retrieve', 0.0):.1f}, verify {t.get('verify', 0.0):.1f})"
+        )
+        return "\n".join(lines)
     lines = [f"Question: {result.question}", f"Index: {result.index}    Summary: {s.method}", ""]
     n = 0
     for claim in s.claims:
@@ -79,6 +118,12 @@ def render_text(result: TurnResult) -> str:
 @click.option("--markdown", "as_markdown", is_flag=True, help="print the Markdown export")
 @click.option("--no-llm", is_flag=True, help="do not load the language model")
 @click.option("--save", is_flag=True, help="also record the turn in the session log")
+@click.option(
+    "--lookup",
+    "as_lookup",
+    is_flag=True,
+    help="answer as a lookup (a ranked list checked against the question's aspects)",
+)
 @pass_ctx
 def ask_command(
     ctx: Context,
@@ -88,13 +133,15 @@ def ask_command(
     as_markdown: bool,
     no_llm: bool,
     save: bool,
+    as_lookup: bool,
 ) -> None:
-    """Answer QUESTION with a two-sided summary citing the index's documents."""
+    """Answer QUESTION with a two-sided summary citing the index's documents
+    (a lookup question: a ranked list, each document checked against the aspects)."""
     if as_json and as_markdown:
         raise InputError("choose one of --json and --markdown")
-    from assistant.pipeline import Pipeline, check_question
+    from assistant.pipeline import Pipeline, as_lookup_plan, check_question
 
-    check_question(question)  # fail fast, before loading models
+    q = check_question(question)  # fail fast, before loading models
     settings = ctx.settings
     if no_llm:
         settings = settings.model_copy(
@@ -102,7 +149,8 @@ def ask_command(
         )
     pipeline = Pipeline.from_settings(settings, index_name)
     try:
-        result = pipeline.run(question)
+        plan = as_lookup_plan(pipeline.understand(q)) if as_lookup else None
+        result = pipeline.run(question, plan=plan)
     finally:
         pipeline.close()
     if save:

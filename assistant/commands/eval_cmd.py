@@ -16,6 +16,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.eval.pir", "pir_command"),
     ("assistant.eval.persphere", "persphere_command"),
     ("assistant.eval.mpr", "mpr_command"),
+    ("assistant.eval.lookup", "lookup_command"),
     ("assistant.eval.instruct", "instruct_command"),
     ("assistant.eval.extract", "extract_command"),
     ("assistant.eval.extract", "aspects_command"),

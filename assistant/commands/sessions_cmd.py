@@ -69,7 +69,7 @@ def list_command(ctx: Context, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="print the session and its turns as JSON")
 @pass_ctx
 def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
-    """Show one session: its settings and each question with its two claims."""
+    """Show one session: its settings and each question with its two claims (or ranked list)."""
     with open_store(ctx) as store:
         info = store.get_session(session_id)
         turns = store.turns(session_id)
@@ -93,6 +93,12 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
         click.echo("")
         click.echo(f"[{n}] turn {t.id} · {t.created} · {t.status}")
         click.echo(f"  Q: {_one_line(t.result.question, 100)}")
+        lookup = t.result.lookup
+        for row in lookup.rows if lookup is not None else []:
+            marks = " ".join(("✓ " if m.met else "✗ ") + m.aspect for m in row.aspects)
+            click.echo(f"  {row.rank:>2}. {_one_line(row.title or row.doc_id, 60)} [{row.doc_id}]")
+            if marks:
+                click.echo(f"      {_one_line(marks, 90)}")
         for claim in t.result.summary.claims:
             label = "For" if claim.side == "pro" else "Against"
             click.echo(f"  {label}: {_one_line(claim.claim, 90)}")

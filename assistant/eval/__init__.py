@@ -4,4 +4,6 @@
 * :mod:`assistant.eval.cache` — embed a text list once, cached on disk.
 * :mod:`assistant.eval.pir` — ``sphere eval pir`` (paper 000, PIR demo).
 * :mod:`assistant.eval.mpr` — ``sphere eval mpr`` (paper 003, Recipe-MPR).
+* :mod:`assistant.eval.lookup` — ``sphere eval lookup`` (lookups through the
+  product's own path, Recipe-MPR).
 """

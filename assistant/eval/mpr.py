@@ -202,6 +202,7 @@ class MPRQuery:
     text: str
     answer: str
     gold_aspects: list[str]  # keys of correctness_explanation
+    types: tuple[str, ...] = ()  # query_type keys set to 1 (Specific, Commonsense, Negated, …)
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,9 @@ def load_mpr(path: str | Path) -> MPRData:
             for span in value if isinstance(value, list) else [value]:
                 if isinstance(span, str) and span.strip() and span.strip() != INFERRED:
                     gold.append(span.strip())
-        queries.append(MPRQuery(str(rec["query"]).strip(), str(rec["answer"]), list(expl)))
+        qtype = rec.get("query_type")
+        types = tuple(k for k, v in qtype.items() if v) if isinstance(qtype, dict) else ()
+        queries.append(MPRQuery(str(rec["query"]).strip(), str(rec["answer"]), list(expl), types))
     ids = list(texts)
     aspects = [_dedupe(spans.get(i, [])) or split_phrases(texts[i]) or [texts[i]] for i in ids]
     return MPRData(ids, [texts[i] for i in ids], aspects, queries)

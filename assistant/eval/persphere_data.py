@@ -124,21 +124,24 @@ def open_corpus_index(
     *,
     max_words: int = DEFAULT_MAX_WORDS,
     overlap_words: int = DEFAULT_OVERLAP_WORDS,
+    kind: str = "persphere",
+    mapping: FieldMapping | None = None,
 ) -> Index:
-    """The harness's index of ``corpus``: built once, then reopened from the cache."""
+    """The harness's index of ``corpus``: built once, then reopened from the cache.
+
+    ``kind`` names the cache folder (``cache_dir / kind / <key>``; one mapping per
+    kind, so the key need not cover it); ``mapping`` defaults to PerSphere's
+    ``{"id", "content"}`` records.
+    """
     corpus = Path(corpus)
     if not corpus.is_file():
         raise InputError(f"corpus file not found: {corpus}", hint="pass --corpus …/doc_new.jsonl")
     options = BuildOptions(
         max_words=max_words,
         overlap_words=overlap_words,
-        mapping=FieldMapping(id_field="id", text_field="content"),
+        mapping=mapping or FieldMapping(id_field="id", text_field="content"),
     )
-    folder = (
-        Path(cache_dir).expanduser()
-        / "persphere"
-        / corpus_index_key(corpus, embedder.name, options)
-    )
+    folder = Path(cache_dir).expanduser() / kind / corpus_index_key(corpus, embedder.name, options)
     try:
         return Index.open(folder, INDEX_NAME, embedder_name=embedder.name)
     except Exception:  # absent or unfinished: (re)build, which resumes an interrupted build

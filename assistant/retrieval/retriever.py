@@ -23,7 +23,11 @@ One call of :meth:`Retriever.retrieve` does, for one question:
    question's BM25 mixed with weight μ with the BM25 of the feedback passages'
    top terms, scored on the pool only; :mod:`~assistant.retrieval.feedback`) —
    mixed with aspect fusion across the plan's aspects (paper 003 §4.3.3, the
-   aggregator from settings) when η > 0, optionally smoothed over the
+   aggregator from settings) when η > 0 — η = 0 by default, measured not to
+   help debate questions; a lookup plan (intent ``lookup``, ≥ 2 aspects) is
+   ranked by aspect fusion alone (η = ``lookup_aspect_weight`` = 1, no
+   feedback), each aspect also searching FAISS for its own candidates and the
+   relevance floor reading the mean aspect score — optionally smoothed over the
    document graph of the pool (β_g > 0; off by default, measured neutral), and
    regularized over the k-nearest-neighbour graph of the top documents (δ > 0:
    s'(d) = (1 − δ)·s(d) + δ · mean score of its k nearest neighbours; Diaz
@@ -102,6 +106,9 @@ class SphereParams:
     prf_weight: float = 1.0  # β: Rocchio feedback on the dense side (0 = off)
     prf_docs: int = 3  # m: feedback documents
     aspect_weight: float = 0.0  # η: aspect fusion against the whole question
+    # η for a lookup plan (intent "lookup", ≥ 2 aspects): 1 ranks by aspect fusion alone,
+    # as paper 003 §4.3 does; 0 ranks a lookup by the whole question like any other plan
+    lookup_aspect_weight: float = 1.0
     side_pap: bool = True  # side channel = PAP+ of the claim with the root projected out
     balanced_sides: bool = True  # centre the side margin over the top documents
     use_mmr: bool = False  # MMR on each side's list (λ = settings.mmr_lambda)
@@ -167,13 +174,14 @@ def plan_queries(plan: QueryPlan) -> PlanQueries:
         # qualify, not what they are about: the topic is the question without it
         topic = (root,)
     sides: dict[Side, list[str]] = {"pro": [], "con": []}
-    for side, claim in zip(SIDES, plan.claims, strict=False):
+    # a lookup has no claims (an edited plan may still carry some): one list, no sides
+    for side, claim in zip(SIDES, () if plan.intent == "lookup" else plan.claims, strict=False):
         c = " ".join((claim or "").split())
         if c:
             sides[side].append(c)
     for p in plan.perspectives:
         t = " ".join(p.text.split())
-        if p.side in SIDES and t and t not in sides[p.side]:
+        if plan.intent != "lookup" and p.side in SIDES and t and t not in sides[p.side]:
             sides[p.side].append(t)
     aspects = tuple(dict.fromkeys(" ".join(a.text.split()) for a in plan.aspects if a.text.strip()))
     if len(aspects) < 2:  # a single aspect is the question again: nothing to fuse
@@ -181,6 +189,14 @@ def plan_queries(plan: QueryPlan) -> PlanQueries:
     return PlanQueries(
         tuple(t for t in topic if t), {s: tuple(v) for s, v in sides.items()}, aspects
     )
+
+
+def aspect_weight(plan: QueryPlan, pq: PlanQueries, params: SphereParams) -> float:
+    """η of ``plan``: ``lookup_aspect_weight`` for a lookup with ≥ 2 aspects, else
+    ``aspect_weight`` (``pq.aspects`` is empty when the plan has fewer than two)."""
+    if plan.intent == "lookup" and pq.aspects:
+        return params.lookup_aspect_weight
+    return params.aspect_weight
 
 
 def query_texts(plan: QueryPlan) -> list[str]:
@@ -283,10 +299,13 @@ class Retriever:
             raise InputError("the question is empty", hint="type a question to search for")
         if qvecs is not None and len(qvecs) != len(pq.texts):
             raise ValueError(f"expected {len(pq.texts)} query vectors, got {len(qvecs)}")
+        eta = aspect_weight(plan, pq, self.params) if mode == "sphere" else 0.0
         emit(Progress("retrieving", 1, 3, "searching the index"))
-        pool = self._pool(pq, None if mode == "bm25" else qvecs, mode)
+        pool = self._pool(pq, None if mode == "bm25" else qvecs, mode, eta)
         emit(Progress("retrieving", 2, 3, "ranking per side"))
-        hits = self._rank(plan, pq, pool, mode, k) if len(pool.pids) else {"pro": [], "con": []}
+        hits = (
+            self._rank(plan, pq, pool, mode, k, eta) if len(pool.pids) else {"pro": [], "con": []}
+        )
         emit(Progress("retrieving", 3, 3, f"{len(hits['pro'])} + {len(hits['con'])} documents"))
         return hits
 
@@ -297,7 +316,9 @@ class Retriever:
         return m
 
     # ------------------------------------------------------------------ candidates
-    def _pool(self, pq: PlanQueries, qvecs: np.ndarray | None, mode: str) -> _Pool:
+    def _pool(
+        self, pq: PlanQueries, qvecs: np.ndarray | None, mode: str, eta: float = 0.0
+    ) -> _Pool:
         texts = pq.texts
         row = {t: i for i, t in enumerate(texts)}
         c = self.params.candidates
@@ -307,12 +328,16 @@ class Retriever:
             searched = [row[t] for t in pq.topic]
             if mode == "sphere" and self.params.search_claims:
                 searched += [row[t] for s in SIDES for t in pq.sides[s]]
+            if eta >= 1.0:
+                # ranked by the aspects alone: each aspect nominates its own candidates
+                # (paper 003 §4.3.2 scores every item for every aspect)
+                searched += [row[a] for a in pq.aspects]
             _s, ids = self.index.search_dense(qvecs[sorted(set(searched))], c)
             found.append(ids.ravel())
         bm_s = bm_p = None
         # BM25 for the topic and side texts; aspects only when aspect fusion is on
         lexical = list(dict.fromkeys([*pq.topic, *(t for s in SIDES for t in pq.sides[s])]))
-        if mode == "sphere" and self.params.aspect_weight > 0:
+        if mode == "sphere" and eta > 0:
             lexical += [a for a in pq.aspects if a not in lexical]
         if mode == "dense":
             lexical = []
@@ -369,7 +394,7 @@ class Retriever:
 
     # ------------------------------------------------------------------ ranking
     def _rank(
-        self, plan: QueryPlan, pq: PlanQueries, pool: _Pool, mode: str, k: int
+        self, plan: QueryPlan, pq: PlanQueries, pool: _Pool, mode: str, k: int, eta: float
     ) -> dict[Side, list[DocumentHit]]:
         p = self.params
         k_r = self.settings.k_r
@@ -392,14 +417,14 @@ class Retriever:
             if pq.sides[side]:
                 vals = [self._side_channel(pool, pq, t, mode) for t in pq.sides[side]]
                 ch[f"side:{side}"] = np.mean(vals, axis=0)
-        if mode == "sphere" and pq.aspects and p.aspect_weight > 0:
+        if mode == "sphere" and pq.aspects and eta > 0:
             for a in pq.aspects:
                 ch[f"aspect:{a}"] = self._hybrid(pool, a)
         rows, first, doc_ch = _late_fusion(pool.doc_rows, ch, k_r)
         if mode == "hybrid":
             doc_ch["topic"] = _rrf_scores(doc_ch["dense"], doc_ch["bm25"], self.settings.rrf_k)
         if mode == "sphere":
-            self._refine_topic(pool, pq, rows, first, doc_ch, ch, k_r)
+            self._refine_topic(pool, pq, rows, first, doc_ch, ch, k_r, eta)
         # constraint hook: filter candidate documents, keep order
         order = np.argsort(-doc_ch["topic"], kind="stable")
         checked = check_constraints(
@@ -475,11 +500,20 @@ class Retriever:
         doc_ch: dict[str, np.ndarray],
         ch: dict[str, np.ndarray],
         k_r: int,
+        eta: float,
     ) -> None:
-        """Feedback, aspect fusion, graph smoothing and kNN regularization of the topic (step 4)."""
+        """Feedback, aspect fusion, graph smoothing and kNN regularization of the topic (step 4).
+
+        Aspect fusion (paper 003 §4.3): S(a, i) is late fusion (eq. 1) of the
+        aspect's passage scores, the aspects' S(a, i) are combined by the
+        configured aggregator (§4.3.3), and the topic becomes
+        (1 − η)·topic + η·fused. With η = 1 (a lookup) the fused score alone
+        ranks, so the question's feedback is not computed.
+        """
         p = self.params
         if (
-            p.prf_weight > 0
+            eta < 1.0
+            and p.prf_weight > 0
             and p.prf_docs > 0
             and pool.dense is not None
             and pool.qvecs is not None
@@ -507,11 +541,15 @@ class Retriever:
                 _r, _f, fused = _late_fusion(pool.doc_rows, {"topic": topic}, k_r)
                 doc_ch["prf"] = fused["topic"]
                 doc_ch["topic"] = fused["topic"]
-        if pq.aspects and p.aspect_weight > 0:
+        if pq.aspects and eta > 0:
             per = np.stack([doc_ch[f"aspect:{a}"] for a in pq.aspects])
             agg = _aggregate(per, self.settings.aspect_aggregator)
             doc_ch["aspects"] = agg
-            doc_ch["topic"] = (1.0 - p.aspect_weight) * doc_ch["topic"] + p.aspect_weight * agg
+            doc_ch["topic"] = (1.0 - eta) * doc_ch["topic"] + eta * agg
+            if eta >= 1.0:
+                # the relevance floor on the channels' own scale: the aggregators' scores
+                # ((1 + s)/2, Borda points) would let every candidate through
+                doc_ch["relevance"] = per.mean(0)
         smooth = p.graph_weight > 0 and p.graph_docs > 0
         regularize = p.knn_weight > 0 and p.knn_docs > 0
         if (smooth or regularize) and pool.vectors is not None:
@@ -522,7 +560,7 @@ class Retriever:
             if regularize:
                 # the ranking borrows from neighbours; whether a document is on topic at all
                 # (the relevance floor, the side-balance set) stays its own score
-                doc_ch["relevance"] = doc_ch["topic"]
+                doc_ch.setdefault("relevance", doc_ch["topic"])
                 doc_ch["topic"] = knn_regularize(
                     doc_ch["topic"], emb, p.knn_docs, p.knn_weight, p.knn_pool
                 )

@@ -30,6 +30,15 @@ checks above) or, if there is none, removed. ``VerifyReport.moved`` and
 ``removed`` say which and why, and every kept reference records the
 probability of the claim it stands under (``Reference.stance``).
 
+A lookup's aspects (:mod:`assistant.summarize.lookup`) are checked the same
+way, with :func:`terms_match` in place of the verbatim quote (an aspect is a
+short phrase: "oysters", "not baked in the oven"): ``terms`` — every content
+word of the aspect, stemmed as BM25 stems it, occurs in one sentence, and so
+does each negation word it has (a sentence that negates and an aspect that
+does not never match this way); else ``similarity`` as above, among the
+sentences that carry a negation exactly when the aspect does
+(:func:`same_polarity`: the embedder cannot tell "X" from "not X").
+
 A document supports one of two opposing claims, never both: when verified
 references to one document sit under both claims (a weak model writes the
 same perspective on both sides), only the better-supported one is kept (ties:
@@ -41,18 +50,21 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from assistant.errors import CancelledError, SphereError
+from assistant.index.lexical import fast_tokens
 from assistant.models import NO_EVIDENCE, ClaimSummary, Reference, Summary, SummaryPerspective
 from assistant.summarize.evidence import Sentence, SourceDoc
 from assistant.summarize.hiersphere import sentence_vectors
 
 _NORM = re.compile(r"[\s\"'“”‘’]+")
+_WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
+NEGATIONS = frozenset({"no", "not", "without", "non", "never", "nor", "isn't", "don't", "doesn't"})
 
 
 @dataclass
@@ -95,12 +107,43 @@ def quote_match(perspective: str, sentence: str) -> bool:
     return len(p.split()) >= 3 and p in normalise(sentence)
 
 
+def terms_match(phrase: str, sentence: str) -> bool:
+    """Does every content word of ``phrase`` occur in ``sentence`` (module docstring)?
+
+    Words are compared as BM25 tokens (:func:`~assistant.index.lexical.fast_tokens`:
+    lower case, English stopwords dropped, Snowball stems), so "oysters" finds
+    "oyster"; the phrase's negation words must occur as they are, and a
+    sentence with a negation the phrase lacks does not match ("meat" is not
+    met by "a stew without meat").
+    """
+    need = set(fast_tokens(phrase))
+    if not need:
+        return False
+    neg_p, neg_s = _negations(phrase), _negations(sentence)
+    if neg_s - neg_p or not neg_p <= neg_s:
+        return False
+    return need <= set(fast_tokens(sentence))
+
+
+def same_polarity(phrase: str, sentence: str) -> bool:
+    """Do both, or neither, carry a negation word? MiniLM places "X" and "not X" close
+    together ("without nuts" and "Brownies with nuts.": cosine 0.63), so a similarity
+    between texts of opposite polarity says nothing about support."""
+    return bool(_negations(phrase)) == bool(_negations(sentence))
+
+
+def _negations(text: str) -> set[str]:
+    return {w for w in _WORDS.findall(text.lower().replace("’", "'")) if w in NEGATIONS}
+
+
 def _unit(v: np.ndarray) -> np.ndarray:
     return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)
 
 
 @dataclass
-class _Support:
+class Support:
+    """A sentence that supports a text, its score and the check that passed."""
+
     sentence: Sentence
     score: float
     check: str
@@ -113,11 +156,17 @@ def best_support(
     sent_vecs: np.ndarray,
     options: VerifyOptions,
     hint: tuple[int, int, int] | None = None,
-) -> _Support | None:
+    *,
+    match: Callable[[str, str], bool] = quote_match,
+    check: str = "quote",
+    comparable: Callable[[str, str], bool] | None = None,
+) -> Support | None:
     """The sentence of ``doc`` that supports ``text``, or ``None``.
 
-    A verbatim match wins (the hinted sentence first); otherwise the most
-    similar sentence, if it reaches the threshold.
+    A ``match`` wins (the hinted sentence first; by default the verbatim
+    quote, reported as ``check``); otherwise the most similar sentence, if it
+    reaches the threshold, among the sentences ``comparable(text, sentence)``
+    allows (all by default).
     """
     sents = doc.sentences
     if not sents:
@@ -126,12 +175,15 @@ def best_support(
     if hint is not None:
         order.sort(key=lambda i: (sents[i].passage_id, sents[i].start, sents[i].end) != hint)
     for i in order:
-        if quote_match(text, sents[i].text):
-            return _Support(sents[i], 1.0, "quote")
+        if match(text, sents[i].text):
+            return Support(sents[i], 1.0, check)
     sims = sent_vecs @ vec
+    if comparable is not None:
+        allowed = np.array([comparable(text, s.text) for s in sents])
+        sims = np.where(allowed, sims, -np.inf)
     i = int(np.argmax(sims))
     if float(sims[i]) >= options.threshold:
-        return _Support(sents[i], float(sims[i]), "similarity")
+        return Support(sents[i], float(sims[i]), "similarity")
     return None
 
 
@@ -232,7 +284,7 @@ def verify_summary(
                             if float(sims[i]) >= opts.model_floor and model_supports(
                                 p.text, doc, backend, prompts, cancel
                             ):
-                                sup = _Support(doc.sentences[i], float(sims[i]), "model")
+                                sup = Support(doc.sentences[i], float(sims[i]), "model")
                         except CancelledError:
                             raise
                         except SphereError:
@@ -242,7 +294,9 @@ def verify_summary(
                     else:
                         seen.add(ref.doc_id)
                         refs.append(
-                            _verified(doc, sup, side_p[mine] if side_p is not None else None)
+                            verified_reference(
+                                doc, sup, side_p[mine] if side_p is not None else None
+                            )
                         )
                         report.kept += 1
                 if reason:
@@ -272,7 +326,7 @@ def verify_summary(
     return out, report
 
 
-def _verified(doc: SourceDoc, sup: _Support, stance: float | None) -> Reference:
+def verified_reference(doc: SourceDoc, sup: Support, stance: float | None) -> Reference:
     """The kept reference: the supporting sentence as quote, with its offsets and checks."""
     s = sup.sentence
     return Reference(
@@ -322,7 +376,7 @@ def _move_references(
     )
     for ref, doc, ci, frm in to_move:
         p_other = judged[doc.doc_id][ci]
-        best: tuple[_Support, SummaryPerspective] | None = None
+        best: tuple[Support, SummaryPerspective] | None = None
         for (tci, tp), vec in zip(targets, tvecs, strict=True):
             if tci != ci or any(r.doc_id == doc.doc_id for r in tp.references):
                 continue
@@ -334,7 +388,7 @@ def _move_references(
             report.removed.append({"doc_id": ref.doc_id, "perspective": frm, "reason": why})
             continue
         sup, tp = best
-        tp.references.append(_verified(doc, sup, p_other))
+        tp.references.append(verified_reference(doc, sup, p_other))
         report.kept += 1
         report.moved.append({"doc_id": doc.doc_id, "from": frm, "to": tp.text, "reason": why})
 

@@ -30,10 +30,11 @@ from textual.widgets import Footer, Header, Input, Static
 
 from assistant.config import Settings
 from assistant.errors import CancelledError, SphereError
-from assistant.models import Progress, QueryPlan, Reference, TurnResult
+from assistant.models import LookupRow, Progress, QueryPlan, Reference, TurnResult
 from assistant.ui.components.answer_view import CitationMarker
 from assistant.ui.components.chat_input import ChatInput
 from assistant.ui.components.evidence_pane import EvidencePane
+from assistant.ui.components.lookup_view import LookupTable
 from assistant.ui.components.sessions_sidebar import SessionRow, SessionsSidebar
 from assistant.ui.components.turn_view import TurnView, error_text
 from assistant.ui.format import export_filename, format_when, reference_side, session_title
@@ -41,6 +42,8 @@ from assistant.ui.messages import (
     CitationFocused,
     CitationSelected,
     EditPlanRequested,
+    LookupRowHighlighted,
+    LookupRowSelected,
     PassageLoaded,
     PipelineFailed,
     PipelineReady,
@@ -425,6 +428,19 @@ class SphereApp(App[None]):
         )
         self._after_evidence_opened()
 
+    def on_lookup_row_selected(self, message: LookupRowSelected) -> None:
+        self._show_row(message.row, message.turn_key)
+
+    def on_lookup_row_highlighted(self, message: LookupRowHighlighted) -> None:
+        if self.query_one(EvidencePane).is_open:
+            self._show_row(message.row, message.turn_key)
+
+    def _show_row(self, row: LookupRow, turn_key: int) -> None:
+        turn = self._turns.get(turn_key)
+        passage = best_passage_text(turn.result, row.doc_id) if turn and turn.result else None
+        self.query_one(EvidencePane).show_row(row, turn_key, passage)
+        self._after_evidence_opened()
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="evidence")
     def _fetch_passage(
         self, ref: Reference, number: int, turn_key: int, pipeline: ResearchPipeline
@@ -704,7 +720,7 @@ class SphereApp(App[None]):
         if evidence.is_open:
             evidence.close()
             self.refresh_bindings()
-            if not isinstance(self.focused, CitationMarker):
+            if not isinstance(self.focused, (CitationMarker, LookupTable)):
                 self.query_one(ChatInput).focus()
         elif self.query_one(SessionsSidebar).has_class("-open"):
             self._set_sidebar(False)
@@ -767,6 +783,15 @@ def copies_from_hits(result: TurnResult, ref: Reference) -> list[str]:
             if hit.doc_id == ref.doc_id:
                 return list(hit.copies)
     return []
+
+
+def best_passage_text(result: TurnResult, doc_id: str) -> str | None:
+    """The best passage of a retrieved document, from the hits stored with the turn."""
+    for hits in result.hits.values():
+        for hit in hits:
+            if hit.doc_id == doc_id and hit.passages and hit.passages[0].text:
+                return hit.passages[0].text
+    return None
 
 
 def passage_from_hits(result: TurnResult, ref: Reference) -> str | None:

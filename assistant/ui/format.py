@@ -11,7 +11,7 @@ import unicodedata
 from datetime import datetime, timezone
 from typing import Any
 
-from assistant.models import BalanceReport, Progress, QueryPlan, Reference, Summary
+from assistant.models import AspectMatch, BalanceReport, Progress, QueryPlan, Reference, Summary
 
 # stage -> (label, start fraction, end fraction) of the overall progress bar.
 # The shares are rough: summarizing dominates when a model writes the summaries.
@@ -109,6 +109,20 @@ def verification_text(ref: Reference) -> str:
     }.get(ref.check, ref.check or "no check recorded")
     mark = "✓ Verified" if ref.verified else "✗ Not verified"
     return f"{mark} — {how} (support {ref.support:.2f})"
+
+
+def aspect_check_text(match: AspectMatch) -> str:
+    """How a lookup row's aspect was checked: ``"met: its words are in the sentence (1.00)"``."""
+    ref = match.reference
+    if ref is None:
+        return "not met: the document has no text in the index"
+    how = {
+        "terms": "the aspect's words are in the sentence",
+        "similarity": "the sentence is similar to the aspect",
+    }.get(ref.check, ref.check or "no check recorded")
+    if match.met:
+        return f"met: {how} (support {ref.support:.2f})"
+    return f"not met: the nearest sentence reaches similarity {ref.support:.2f}"
 
 
 def stance_text(ref: Reference, side: str | None) -> str:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from assistant.models import Progress, QueryPlan, Reference, TurnResult
+from assistant.models import LookupRow, Progress, QueryPlan, Reference, TurnResult
 
 if TYPE_CHECKING:
     from assistant.ui.protocols import ResearchPipeline
@@ -85,6 +85,24 @@ class CitationFocused(Message):
         super().__init__()
         self.reference = reference
         self.number = number
+        self.turn_key = turn_key
+
+
+class LookupRowSelected(Message):
+    """A row of a lookup's table was chosen (Enter or click): show its evidence."""
+
+    def __init__(self, row: LookupRow, turn_key: int) -> None:
+        super().__init__()
+        self.row = row
+        self.turn_key = turn_key
+
+
+class LookupRowHighlighted(Message):
+    """The cursor moved to a row of a lookup's table (an open evidence pane follows it)."""
+
+    def __init__(self, row: LookupRow, turn_key: int) -> None:
+        super().__init__()
+        self.row = row
         self.turn_key = turn_key
 
 

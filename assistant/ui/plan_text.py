@@ -16,7 +16,8 @@ from assistant.models import SIDES, Aspect, Constraint, QueryPerspective, QueryP
 
 HEADER = (
     "# Edit the plan, then choose “Re-run with this plan” (Ctrl+S).\n"
-    "# intent: two_sided | one_sided | factual;  side / target_side: pro | con | null\n"
+    "# intent: two_sided | one_sided | factual | lookup (a ranked list, no claims)\n"
+    "# side / target_side: pro | con | null\n"
     "# constraint dimensions: audience, keyword, format, language, length, source\n"
 )
 INTENTS = ("two_sided", "one_sided", "factual", "lookup")

@@ -1,7 +1,9 @@
 """The evidence pane: where a citation comes from and whether it holds up.
 
 Shows the document title, source, file/page, the passage with the supporting
-quote highlighted, and the verification result (DESIGN §2 "verify").
+quote highlighted, and the verification result (DESIGN §2 "verify"). For a
+row of a lookup's table (:meth:`EvidencePane.show_row`): the document, and
+each aspect met or not with its sentence and how it was checked.
 """
 
 from __future__ import annotations
@@ -13,8 +15,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from assistant.models import Reference
-from assistant.ui.format import location_text, quote_span, stance_text, verification_text
+from assistant.models import LookupRow, Reference
+from assistant.ui.format import (
+    aspect_check_text,
+    location_text,
+    quote_span,
+    stance_text,
+    verification_text,
+)
 
 
 def passage_content(passage: str | None, ref: Reference) -> Content:
@@ -52,6 +60,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.reference: Reference | None = None
+        self.row: LookupRow | None = None  # the lookup row shown, when it shows one
         self.number = 0
         self.turn_key = -1
 
@@ -80,6 +89,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
         """Open on ``ref``; ``copies`` are the documents with the same text (folded hits);
         ``side`` is the claim it is cited under (for the stance line)."""
         self.reference, self.number, self.turn_key = ref, number, turn_key
+        self.row = None
         self.query_one(".evidence-number", Static).update(
             Content.styled(f"Evidence [{number}]", "bold")
         )
@@ -98,6 +108,43 @@ class EvidencePane(VerticalScroll, can_focus=False):
             check = Content.assemble(check, "\n", Content.styled(stance, "$accent"))
         self.query_one(".evidence-check", Static).update(check)
         self.query_one(".evidence-passage", Static).update(passage_content(passage, ref))
+        self.add_class("-open")
+        self.scroll_home(animate=False)
+
+    def show_row(self, row: LookupRow, turn_key: int, passage: str | None = None) -> None:
+        """Open on a lookup's row: each aspect with its sentence; ``passage`` (the best
+        passage of the document) is shown when the row has no aspects to show."""
+        self.reference, self.row, self.number, self.turn_key = None, row, row.rank, turn_key
+        self.query_one(".evidence-number", Static).update(
+            Content.styled(f"Rank {row.rank}", "bold")
+        )
+        self.query_one(".evidence-title", Static).update(
+            Content.styled(row.title or row.doc_id, "bold $accent")
+        )
+        where = " · ".join(x for x in (row.source, location_text(row.path, None)) if x)
+        where += (" · " if where else "") + f"score {row.score:.3f} · {row.doc_id}"
+        if row.copies:
+            where += "\nSame passage also in: " + ", ".join(row.copies)
+        self.query_one(".evidence-where", Static).update(Content(where))
+        check = Content("")
+        if row.aspects:
+            check = Content.styled(
+                f"{row.met} of {len(row.aspects)} aspects met",
+                "$success" if row.met == len(row.aspects) else "$warning",
+            )
+        self.query_one(".evidence-check", Static).update(check)
+        parts: list[Content] = []
+        for m in row.aspects:
+            mark = ("✓ " if m.met else "✗ ") + m.aspect
+            parts.append(Content.styled(mark, "bold $success" if m.met else "bold $warning"))
+            if m.reference is not None and m.reference.quote:
+                parts.append(Content.styled(f"“{m.reference.quote}”", "" if m.met else "italic"))
+            parts.append(Content.styled(aspect_check_text(m), "$text-muted"))
+            parts.append(Content(""))
+        if not row.aspects:
+            parts.append(Content(passage or "Passage text not available."))
+        body = Content("\n").join(parts) if parts else Content("")
+        self.query_one(".evidence-passage", Static).update(body)
         self.add_class("-open")
         self.scroll_home(animate=False)
 

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 from assistant.errors import SphereError
 from assistant.models import Progress, QueryPlan, TurnResult
 from assistant.ui.components.answer_view import AnswerView
+from assistant.ui.components.lookup_view import LookupView
 from assistant.ui.components.plan_view import PlanView
 from assistant.ui.components.progress_panel import ProgressPanel
 from assistant.ui.format import format_elapsed
@@ -80,11 +81,12 @@ class TurnView(Vertical):
         meta = f"{n_docs} documents retrieved · answered in {format_elapsed(total)}"
         if result.index:
             meta += f" · index {result.index}"
-        return [
-            PlanView(result.plan),
-            AnswerView(result.summary, self.turn_key),
-            Static(Content(meta), classes="turn-meta"),
-        ]
+        answer: Widget = (
+            LookupView(result.lookup, result.summary.notes, self.turn_key)
+            if result.lookup is not None
+            else AnswerView(result.summary, self.turn_key)
+        )
+        return [PlanView(result.plan), answer, Static(Content(meta), classes="turn-meta")]
 
     def show_result(self, result: TurnResult) -> None:
         self._finish("-done")

@@ -17,7 +17,9 @@ Ask a question ("Should school uniforms be mandatory?",
 "find evidence against a four-day week from business sources"). Sphere works
 out the **perspectives**, **aspects** and **constraints** in it, searches the
 open index for both sides, and writes **two opposing claims**, each with the
-perspectives that support it and the documents they cite.
+perspectives that support it and the documents they cite. A **lookup** (items
+with wanted properties: "a hotel with quiet rooms and breakfast included")
+gets a table instead: one row per document, ✓ or ✗ for each aspect.
 
 | Key | Does |
 | --- | --- |
@@ -26,6 +28,7 @@ perspectives that support it and the documents they cite.
 | Esc | cancel the running question · close the evidence pane |
 | Tab / Shift+Tab | move between citations `[n]` and buttons |
 | Enter on `[n]`, or click | show the evidence: source, passage, quote, verification |
+| Enter on a table row | show the row's sentence for each aspect and how it was checked |
 | Ctrl+R | edit the query plan of the last answer and re-run it |
 | Ctrl+N | new session |
 | Ctrl+B | sessions: open (Enter), rename (r), delete (d), search |
