@@ -64,7 +64,9 @@ def parse_rules(question: object) -> QueryPlan:
         if not (c.dimension == "keyword" and c.negated)
     ]
     if intent == "lookup":
-        aspects = lookup_aspects(q, (0, len(q)), exclude)
+        # in a lookup a negated keyword left in the plan is a document filter ("skip pages
+        # that mention X"; "without X" became an aspect above): no part of it is a property
+        aspects = lookup_aspects(q, (0, len(q)), exclude + list(con_spans))
     else:
         aspects = facet_aspects(q, (0, len(q))) or find_aspects(q, root, exclude)
     if con_spans:
