@@ -119,8 +119,12 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         q,
         re.I,
     ):
-        if re.search(r"\bnot\s*$", q[: m.start()], re.I):
-            continue
+        if re.search(
+            r"\b(?:not|nothing|no|never|without|skip|exclude|ignore|avoid|except)\s*$",
+            q[: m.start()],
+            re.I,
+        ):
+            continue  # "nothing from blogs" is the negated form, read below
         for v in _split_values(m.group("what")):
             value = _source_value(v)
             if value and value.lower() not in ("the", "other", "any", "some"):
@@ -387,9 +391,8 @@ def _more_sources(q: str, add: Any) -> None:
         re.I,
     ):
         span = _scope(q, m.end(), 50)
-        text = re.sub(
-            r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$", "", _span_text(q, span)
-        )
+        text = re.sub(r"\s+(?:please|pls|thanks|thank you)$", "", _span_text(q, span), flags=re.I)
+        text = re.sub(r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$", "", text)
         bare_no = m.group(0).lower().startswith("no ")
         if (
             bare_no

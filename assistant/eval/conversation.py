@@ -1,0 +1,172 @@
+"""``sphere eval conversation``: follow-ups resolved against the previous turn.
+
+The sets are JSONL dialogues written for Sphere (``tests/data/conversation_dev.jsonl``,
+format and scoring in ``tests/data/CONVERSATION.md``). Each dialogue's first turn is
+parsed by the rules; every later turn is read by
+:func:`assistant.understand.followup.resolve` against the plan in force (the previous
+turn's, or a new topic's own). A turn is correct when "follows" matches and, for a
+follow-up, the edit kind and its value match. Reported: resolved-plan accuracy, the
+new-topic error rate (gold new topics read as follow-ups), the follow-up miss rate,
+and accuracy per edit kind.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from assistant.errors import DataError, InputError
+from assistant.eval.understand import iou, value_match
+from assistant.understand.followup import EDITS, FollowUp
+
+IOU = 0.5
+
+
+def load_dialogues(path: str | Path) -> list[dict[str, Any]]:
+    """The JSONL dialogues, checked line by line (:class:`DataError` names the line)."""
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise DataError(f"{p}: no such file", hint="pass --data tests/data/conversation_dev.jsonl")
+    out: list[dict[str, Any]] = []
+    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{p}:{n}: not JSON ({exc.msg})") from None
+        turns = d.get("turns") if isinstance(d, dict) else None
+        if not isinstance(turns, list) or len(turns) < 2:
+            raise DataError(f"{p}:{n}: a dialogue needs 'turns' (two or more)")
+        for i, t in enumerate(turns[1:], start=2):
+            e = t.get("expect") if isinstance(t, dict) else None
+            if not isinstance(e, dict) or e.get("edit") not in EDITS or "follows" not in e:
+                raise DataError(f"{p}:{n}: turn {i} needs expect.follows and an edit in {EDITS}")
+        out.append(d)
+    if not out:
+        raise DataError(f"{p}: no dialogues")
+    return out
+
+
+def _same_value(edit: str, gold: Any, got: Any) -> bool:
+    if edit == "new_topic":
+        return True
+    if edit in ("add_aspect", "drop_aspect", "add_perspective"):
+        return isinstance(got, str) and iou(str(gold), got) >= IOU
+    if edit == "add_constraint":
+        gl = gold if isinstance(gold, list) else [gold]
+        pl = got if isinstance(got, list) else [got]
+        return len(gl) == len(pl) and all(
+            any(
+                g["dimension"] == p["dimension"]
+                and bool(g.get("negated")) == bool(p.get("negated"))
+                and value_match(g["dimension"], str(g["value"]), str(p["value"]))
+                for p in pl
+            )
+            for g in gl
+        )
+    if edit == "compare_refs":
+        return sorted(gold) == sorted(got or [])
+    return bool(gold == got)
+
+
+def score_turn(expect: dict[str, Any], got: FollowUp) -> bool:
+    if bool(expect["follows"]) != got.follows:
+        return False
+    if not got.follows:
+        return True
+    return expect["edit"] == got.edit and _same_value(
+        expect["edit"], expect.get("value"), got.value
+    )
+
+
+def run_conversation(data: str | Path, *, limit: int | None = None) -> dict[str, Any]:
+    from assistant.understand import parse_rules
+    from assistant.understand.followup import resolve
+
+    dialogues = load_dialogues(data)[:limit]
+    turns = correct = new_gold = new_missed = follow_gold = follow_missed = 0
+    per_edit: dict[str, list[int]] = {}
+    misses: list[dict[str, Any]] = []
+    for d in dialogues:
+        plan = parse_rules(d["turns"][0]["text"])
+        for t in d["turns"][1:]:
+            e = t["expect"]
+            try:
+                got = resolve(t["text"], plan)
+            except InputError:
+                got = FollowUp(False, "new_topic", rule="bad input")
+            ok = score_turn(e, got)
+            turns += 1
+            correct += ok
+            row = per_edit.setdefault(e["edit"], [0, 0])
+            row[0] += ok
+            row[1] += 1
+            if e["edit"] == "new_topic":
+                new_gold += 1
+                new_missed += got.follows
+            else:
+                follow_gold += 1
+                follow_missed += not got.follows
+            if not ok:
+                misses.append(
+                    {
+                        "id": d.get("id"),
+                        "text": t["text"],
+                        "gold": [e["follows"], e["edit"], e.get("value")],
+                        "got": [got.follows, got.edit, got.value],
+                    }
+                )
+            if not got.follows:
+                plan = parse_rules(t["text"])
+            elif got.plan is not None:
+                plan = got.plan
+
+    def pct(a: int, b: int) -> float | None:
+        return round(100.0 * a / b, 2) if b else None
+
+    return {
+        "benchmark": "conversation",
+        "data": str(data),
+        "dialogues": len(dialogues),
+        "methods": {
+            "rules": {
+                "turns": turns,
+                "resolved_plan_acc": pct(correct, turns),
+                "new_topic_as_followup": pct(new_missed, new_gold),
+                "followup_as_new_topic": pct(follow_missed, follow_gold),
+                "per_edit": {
+                    k: {"acc": pct(v[0], v[1]), "n": v[1]} for k, v in sorted(per_edit.items())
+                },
+            }
+        },
+        "misses": misses,
+    }
+
+
+@click.command("conversation")
+@click.option("--data", required=True, type=click.Path(dir_okay=False), help="a JSONL dialogue set")
+@click.option("--limit", type=int, default=None, help="first N dialogues")
+@click.option("--misses", is_flag=True, help="list the turns read wrongly")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def conversation_command(data: str, limit: int | None, misses: bool, as_json: bool) -> None:
+    """Follow-ups: topic kept or changed, the edit and its value, per edit kind."""
+    report = run_conversation(data, limit=limit)
+    if as_json:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    r = report["methods"]["rules"]
+    click.echo(
+        f"{report['dialogues']} dialogues, {r['turns']} follow-up turns: resolved plan "
+        f"{r['resolved_plan_acc']} %, new topics read as follow-ups "
+        f"{r['new_topic_as_followup']} %, follow-ups read as new topics "
+        f"{r['followup_as_new_topic']} %"
+    )
+    for k, v in r["per_edit"].items():
+        click.echo(f"  {k:<16} {v['acc']!s:>6} % of {v['n']}")
+    if misses:
+        for m in report["misses"]:
+            click.echo(f"  {m['id']}: {m['text']!r} gold {m['gold']} got {m['got']}")

@@ -1,0 +1,314 @@
+"""Follow-ups: a turn with no topic of its own is an edit of the previous turn's plan.
+
+**The rule for "no topic of its own"** (tested in ``tests/test_followup.py``,
+measured by ``sphere eval conversation``). A turn follows the previous one when
+one of these holds, tried in this order:
+
+1. it points at the answer: a reference number ("why is [8] under Claim B?",
+   "compare [2] and [8]", "drop [5]");
+2. it asks for more of the same ranking ("more from the other side", "show me
+   more", "any more against?");
+3. it narrows to one side of the previous claims ("just the case against",
+   "only the pro arguments", "now only the critics");
+4. it drops a facet ("forget the cost part");
+5. it is made of constraint phrases only, once the filler words are gone
+   ("only stuff in Spanish", "nothing from blogs");
+6. it asks for a group's view of the same topic ("what do teachers say?"), the
+   group being a short phrase with no topic after it ("…of nuclear power");
+7. it asks about a facet ("what about the cost?", "and jobs?", "how does that
+   affect students?") whose words are a facet noun, a word of the previous
+   topic, or come with a pronoun pointing back ("that", "it", "this").
+
+Everything else is a new topic: in particular "what about nuclear power then?"
+after a question on coal, whose words are neither a facet nor the previous
+topic's, starts a new thread.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Side
+from assistant.understand.constraints import find_constraints
+from assistant.understand.cues import split_words
+from assistant.understand.text import _words, check_question
+
+EDITS = (
+    "new_topic",
+    "add_aspect",
+    "drop_aspect",
+    "add_constraint",
+    "one_side",
+    "add_perspective",
+    "more",
+    "explain_ref",
+    "compare_refs",
+    "drop_ref",
+)
+
+# words that carry no topic in a follow-up
+_FILLER = frozenset(
+    split_words(
+        "a an the and or but so then now ok okay also too please just only what about how "
+        "and also me us i we you it that this those these them they there here any some "
+        "stuff things docs documents articles sources results pages ones one can could would "
+        "show give find get want need like prefer let's lets see more less is are do does "
+        "of in on for from to with by as at bit part aspect side thanks thank pls plz yeah yes "
+        "no not nothing anything something well hmm right"
+    )
+)
+# facets that a follow-up asks about without naming a topic of its own
+FACET_NOUNS = frozenset(
+    split_words(
+        "cost costs price prices money budget expense expenses economy economics economic jobs "
+        "employment wages safety risk risks health healthcare environment environmental climate "
+        "emissions pollution privacy security freedom rights ethics morality law legality "
+        "legal regulation effect effects impact impacts outcome outcomes results performance "
+        "quality time speed efficiency productivity wellbeing well-being mental stress "
+        "children kids students teachers parents families women men elderly workers "
+        "employees business businesses small poor rich developing countries rural urban "
+        "history evidence data research studies science scientists experts public opinion "
+        "politics political education learning grades crime violence equality inequality "
+        "fairness access accessibility availability maintenance durability reliability "
+        "taste flavour flavor nutrition calories protein sugar salt price-wise long-term "
+        "short-term future tax taxes taxpayers government funding noise traffic congestion "
+        "accidents air tourism tourists culture identity community innovation competition "
+        "consumers customers users patients doctors nurses animals wildlife nature energy "
+        "water food housing rent transport side-effects effectiveness cost-effectiveness"
+    )
+)
+_REF = (
+    r"\[?\s*(?:#|no\.?\s*|number\s+|ref(?:erence)?\s+|source\s+|doc(?:ument)?\s+)?(\d{1,3})\s*\]?"
+)
+_REF_STRICT = re.compile(
+    r"\[(\d{1,3})\]|\b(?:ref(?:erence)?|source|doc(?:ument)?|number|#)\s*(\d{1,3})\b", re.I
+)
+_EXPLAIN = re.compile(
+    r"\b(?:why|how come|explain|what makes|justify)\b.*?(?:\[(\d{1,3})\]|"
+    r"\b(?:ref(?:erence)?|source|doc(?:ument)?|number|#)\s*(\d{1,3})\b|"
+    r"\b(\d{1,3})\s+(?:there|here|under|in)\b)",
+    re.I,
+)
+_COMPARE = re.compile(
+    r"\b(?:compare|contrast|difference between|side by side)\b.*?"
+    + _REF
+    + r"\s*(?:and|&|,|with|vs\.?|to)\s*"
+    + _REF,
+    re.I,
+)
+_DROP_REF = re.compile(
+    r"\b(?:drop|remove|delete|exclude|get rid of|take out|lose|ignore|hide)\s+" + _REF + r"\b",
+    re.I,
+)
+_MORE = re.compile(
+    r"^\s*(?:ok(?:ay)?[,.]?\s+|please\s+|and\s+|now\s+|can you\s+|could you\s+)*"
+    r"(?:show\s+(?:me\s+)?|give\s+(?:me\s+)?|any\s+|some\s+|find\s+|get\s+(?:me\s+)?|i want\s+|"
+    r"i'd like\s+)?(?:a few\s+|some\s+)?more\b(?P<rest>.*)$",
+    re.I,
+)
+_OTHER_SIDE = re.compile(r"\b(?:the\s+)?other\s+side\b|\bopposing\b|\bthe opposite\b", re.I)
+_CON_WORDS = re.compile(
+    r"\b(?:against|con|cons|critics?|critical|opponents?|opposing|negative|downsides?|sceptics?|"
+    r"skeptics?|no side|anti)\b",
+    re.I,
+)
+_PRO_WORDS = re.compile(
+    r"\b(?:for|pro|pros|in favou?r|supporters?|proponents?|advocates?|positive|upsides?|benefits|"
+    r"yes side)\b",
+    re.I,
+)
+_ONE_SIDE = re.compile(
+    r"\b(?:just|only|solely|exclusively|nothing but|now only|ok only|only show|just show|"
+    r"just give|only give)\b",
+    re.I,
+)
+_DROP_ASPECT = re.compile(
+    r"^\s*(?:ok(?:ay)?[,.]?\s+|please\s+)*(?:forget|drop|ignore|skip|leave out|never ?mind|"
+    r"remove|no more|stop (?:with|focusing on))\s+(?:about\s+)?(?:the\s+)?(?P<x>.+?)"
+    r"(?:\s+(?:part|bit|aspect|angle|stuff|thing|question))?\s*[.!?]*\s*$",
+    re.I,
+)
+_PERSPECTIVE = re.compile(
+    r"^\s*(?:and\s+|ok(?:ay)?[,.]?\s+|so\s+|now\s+)*(?:what\s+(?:do|does|would|did)\s+(?P<a>.+?)\s+"
+    r"(?:say|think|argue|believe|feel|make of (?:it|this|that))"
+    r"|(?:and\s+)?(?:from\s+)?(?:the\s+)?(?P<b>.+?)(?:'s|’s|'|’)\s+(?:point of view|perspective|"
+    r"view|side|take)"
+    r"|(?:and\s+)?from\s+(?:the\s+)?(?:point of view|perspective|viewpoint)\s+of\s+"
+    r"(?:the\s+)?(?P<c>.+?)"
+    r"|how\s+do\s+(?P<d>.+?)\s+see\s+(?:it|this|that))\s*[.!?]*\s*$",
+    re.I,
+)
+_ASPECT = re.compile(
+    r"^\s*(?:ok(?:ay)?[,.]?\s+|and\s+|but\s+|so\s+|now\s+)*(?:what\s+about|how\s+about|and\s+what\s+"
+    r"about|what\s+of|focus\s+(?:on|more on)|more\s+on|tell\s+me\s+about|and|how\s+(?:does|do|"
+    r"would|will|did)\s+(?:that|it|this|they|those)\s+(?:affect|impact|change|influence)|"
+    r"what(?:'s| is| are)\s+the\s+(?:effect|impact)s?\s+on|(?:is|are)\s+(?:it|that|they)\s+"
+    r"(?:good|bad)\s+for|does\s+(?:it|that|this)\s+(?:affect|help|hurt|harm))\s+"
+    r"(?P<x>.+?)\s*(?:then|too|as well|though)?\s*[.!?]*\s*$",
+    re.I,
+)
+_POINTER = re.compile(r"\b(?:that|it|this|these|those|them|there)\b", re.I)
+
+
+@dataclass
+class FollowUp:
+    """What a turn makes of the previous plan: the edit, its value, the plan to run."""
+
+    follows: bool
+    edit: str
+    value: Any = None
+    plan: QueryPlan | None = None
+    rule: str = ""  # which step of the rule decided (for the session log)
+    changes: list[str] = field(default_factory=list)  # "+ constraint language es"
+
+
+def _content(text: str) -> list[str]:
+    return [w for w in _words(text) if w not in _FILLER]
+
+
+def _ref(m: re.Match[str]) -> int:
+    return int(next(g for g in m.groups() if g))
+
+
+def _side_named(text: str) -> Side | None:
+    con, pro = bool(_CON_WORDS.search(text)), bool(_PRO_WORDS.search(text))
+    if con and not pro:
+        return "con"
+    if pro and not con:
+        return "pro"
+    return None
+
+
+def _copy(plan: QueryPlan) -> QueryPlan:
+    return QueryPlan.from_dict(plan.to_dict())
+
+
+def _related(words: list[str], previous: QueryPlan) -> bool:
+    prev = set(_words(" ".join((previous.root_query, previous.question, *previous.claims))))
+    stems = {w[:5] for w in prev if len(w) > 3}
+    return any(w in prev or (len(w) > 3 and w[:5] in stems) for w in words)
+
+
+def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
+    """Read ``text`` against the previous turn's plan (the module docstring's rule)."""
+    q = check_question(text)
+    if previous is None:
+        return FollowUp(False, "new_topic", rule="first turn")
+    m = _COMPARE.search(q)
+    if m:
+        a, b = (int(g) for g in m.groups() if g)
+        return FollowUp(True, "compare_refs", [a, b], rule="1 reference")
+    m = _DROP_REF.search(q)
+    if m and (
+        re.search(r"\[\d", q)
+        or re.search(r"\b(?:ref|reference|source|doc|number|#)", q, re.I)
+        or len(_content(q)) <= 2
+    ):
+        return FollowUp(True, "drop_ref", _ref(m), rule="1 reference")
+    m = _EXPLAIN.search(q)
+    if m:
+        return FollowUp(True, "explain_ref", _ref(m), rule="1 reference")
+    m = _MORE.match(q)
+    if (
+        m
+        and len(
+            _content(
+                re.sub(
+                    _CON_WORDS.pattern + "|" + _PRO_WORDS.pattern, " ", m.group("rest"), flags=re.I
+                )
+            )
+        )
+        <= 1
+    ):
+        rest = m.group("rest")
+        side: str | None = None
+        if _OTHER_SIDE.search(rest) and previous.target_side in ("pro", "con"):
+            side = "con" if previous.target_side == "pro" else "pro"
+        side = side or _side_named(rest) or "both"
+        return FollowUp(
+            True, "more", side, plan=_copy(previous), rule="2 more", changes=[f"+ page {side}"]
+        )
+    if _ONE_SIDE.search(q) and len(_content(_CON_WORDS.sub(" ", _PRO_WORDS.sub(" ", q)))) <= 2:
+        named = _side_named(q)
+        if named:
+            plan = _copy(previous)
+            plan.intent, plan.target_side = "one_sided", named
+            return FollowUp(
+                True, "one_side", named, plan=plan, rule="3 one side", changes=[f"+ side {named}"]
+            )
+    m = _DROP_ASPECT.match(q)
+    if m and not re.search(r"\d", m.group("x")):
+        x = m.group("x").strip()
+        plan = _copy(previous)
+        xw = set(_content(x))
+        plan.aspects = [a for a in plan.aspects if not (set(_content(a.text)) & xw)]
+        return FollowUp(
+            True, "drop_aspect", x, plan=plan, rule="4 drop a facet", changes=[f"- aspect {x}"]
+        )
+    cons, spans = find_constraints(q, wh_factual=False)
+    if cons:
+        rest = q
+        for s, e in sorted(spans, reverse=True):
+            rest = rest[:s] + " " + rest[e:]
+        if not _content(rest):
+            plan = _copy(previous)
+            have = {(c.dimension, c.value.lower(), c.negated) for c in plan.constraints}
+            new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
+            plan.constraints.extend(new)
+            value = [_con(c) for c in cons]
+            return FollowUp(
+                True,
+                "add_constraint",
+                value[0] if len(value) == 1 else value,
+                plan=plan,
+                rule="5 constraints only",
+                changes=[
+                    f"+ constraint {c.dimension} {'not ' if c.negated else ''}{c.value}"
+                    for c in new
+                ],
+            )
+    m = _PERSPECTIVE.match(q)
+    if m:
+        who = next(g for g in m.group("a", "b", "c", "d") if g).strip()
+        who = re.sub(r"^(?:the|a|an)\s+", "", who, flags=re.I)
+        if (
+            who
+            and len(_words(who)) <= 4
+            and not re.search(r"\b(?:of|about|on|regarding)\b", who, re.I)
+        ):
+            plan = _copy(previous)
+            plan.perspectives.append(QueryPerspective(text=who, role="entity"))
+            return FollowUp(
+                True,
+                "add_perspective",
+                who,
+                plan=plan,
+                rule="6 a group's view",
+                changes=[f"+ perspective {who}"],
+            )
+    m = _ASPECT.match(q)
+    if m:
+        x = m.group("x").strip()
+        x = re.sub(r"^(?:the|a|an)\s+", "", x, flags=re.I)
+        words = _content(x)
+        if (
+            words
+            and len(words) <= 4
+            and (
+                all(w in FACET_NOUNS for w in words)
+                or _related(words, previous)
+                or _POINTER.search(q[: m.start("x")])
+            )
+        ):
+            plan = _copy(previous)
+            plan.aspects.append(Aspect(text=x))
+            return FollowUp(
+                True, "add_aspect", x, plan=plan, rule="7 a facet", changes=[f"+ aspect {x}"]
+            )
+    return FollowUp(False, "new_topic", rule="a topic of its own")
+
+
+def _con(c: Constraint) -> dict[str, Any]:
+    return {"dimension": c.dimension, "value": c.value, "negated": c.negated}
