@@ -228,6 +228,10 @@ class QueryPlan:
     # which side a one-sided question wants ("find evidence against X" -> "con")
     target_side: Side | None = None
     source: str = "rules"  # rules | llm | rules+llm | user
+    # a follow-up (assistant.understand.followup): the session turn it edits, and how
+    # its plan was derived ("add_constraint: + constraint language es")
+    follows: int | None = None
+    derivation: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -240,6 +244,8 @@ class QueryPlan:
             "intent": self.intent,
             "target_side": self.target_side,
             "source": self.source,
+            "follows": self.follows,
+            "derivation": self.derivation,
         }
 
     @classmethod
@@ -255,6 +261,8 @@ class QueryPlan:
             intent=data.get("intent", "two_sided"),
             target_side=data.get("target_side"),
             source=data.get("source", "rules"),
+            follows=data.get("follows"),
+            derivation=str(data.get("derivation") or ""),
         )
 
 

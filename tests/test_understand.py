@@ -170,7 +170,10 @@ def test_hostile_question_keeps_structure() -> None:
         "intent",
         "target_side",
         "source",
+        "follows",
+        "derivation",
     }
+    assert d["follows"] is None  # a question on its own follows no turn
 
 
 def test_recipe_aspects() -> None:

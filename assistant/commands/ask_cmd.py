@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from typing import Any
 
 import click
 
@@ -119,6 +120,13 @@ def render_text(result: TurnResult) -> str:
 @click.option("--no-llm", is_flag=True, help="do not load the language model")
 @click.option("--save", is_flag=True, help="also record the turn in the session log")
 @click.option(
+    "--session",
+    "session_id",
+    type=int,
+    default=None,
+    help="continue a recorded session: a follow-up edits its last turn's plan (recorded there)",
+)
+@click.option(
     "--lookup",
     "as_lookup",
     is_flag=True,
@@ -134,6 +142,7 @@ def ask_command(
     no_llm: bool,
     save: bool,
     as_lookup: bool,
+    session_id: int | None,
 ) -> None:
     """Answer QUESTION with a two-sided summary citing the index's documents
     (a lookup question: a ranked list, each document checked against the aspects)."""
@@ -147,12 +156,16 @@ def ask_command(
         settings = settings.model_copy(
             update={"llm": settings.llm.model_copy(update={"use": "never"})}
         )
+    if session_id is not None:
+        _continue_session(settings, session_id, q, index_name, as_json, as_markdown)
+        return
     pipeline = Pipeline.from_settings(settings, index_name)
     try:
         plan = as_lookup_plan(pipeline.understand(q)) if as_lookup else None
         result = pipeline.run(question, plan=plan)
     finally:
         pipeline.close()
+    _show(result, as_json, as_markdown)
     if save:
         from assistant.store import SessionStore
 
@@ -164,6 +177,9 @@ def ask_command(
                 embedder=str(result.model.get("embedder", "")),
             )
             store.add_turn(sid, result)
+
+
+def _show(result: Any, as_json: bool, as_markdown: bool) -> None:
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     elif as_markdown:
@@ -172,3 +188,59 @@ def ask_command(
         click.echo(turn_to_markdown(result), nl=False)
     else:
         click.echo(render_text(result))
+
+
+def _continue_session(
+    settings: Any,
+    session_id: int,
+    question: str,
+    index_name: str | None,
+    as_json: bool,
+    as_markdown: bool,
+) -> None:
+    """``sphere ask Q --session ID``: resolve Q against the session's last turn, answer
+    (from the log for questions about the answer), and record the turn in the session."""
+    from assistant.pipeline import Pipeline
+    from assistant.store import SessionStore
+    from assistant.thread import LOG_EDITS, answer_from_log, continue_plan, describe_follow
+
+    with SessionStore(settings.session_db) as store:
+        turns = [t for t in store.turns(session_id) if t.status == "done"]
+        if not turns:
+            raise InputError(f"session {session_id} has no answered turn to follow")
+        last = turns[-1]
+        follow, plan = continue_plan(question, last.result.plan, last.id)
+        if follow.follows and follow.edit in LOG_EDITS:
+            text = answer_from_log(follow, last.result)
+            if as_json:
+                click.echo(
+                    json.dumps(
+                        {
+                            "question": question,
+                            "follows": last.id,
+                            "followup": describe_follow(follow),
+                            "answer": text,
+                        },
+                        indent=2,
+                        ensure_ascii=False,
+                    )
+                )
+            else:
+                click.echo(text)
+            return
+        if follow.follows and plan is None:
+            what = {"more": "page further down a side", "drop_ref": "drop a reference"}
+            raise InputError(
+                f"“{question}” asks to {what.get(follow.edit, follow.edit)}, which sphere ask "
+                "--session cannot do yet",
+                hint="ask it as a new question, or edit the plan in the app (Ctrl+R)",
+            )
+        pipeline = Pipeline.from_settings(settings, index_name or last.result.index or None)
+        try:
+            result = pipeline.run(question, plan=plan)
+        finally:
+            pipeline.close()
+        store.add_turn(session_id, result)
+    if not as_json and not as_markdown and plan is not None:
+        click.echo(f"Follows turn {last.id}: " + "; ".join(follow.changes))
+    _show(result, as_json, as_markdown)

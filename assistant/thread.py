@@ -1,0 +1,110 @@
+"""A research session as a thread: follow-ups resolved against the last turn, and
+questions about the answer itself answered from the session log (no new search).
+
+Used by ``sphere ask QUESTION --session ID``; the rule that decides whether a turn
+has a topic of its own is :mod:`assistant.understand.followup`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.errors import InputError
+from assistant.models import QueryPlan, Reference, TurnResult
+from assistant.understand.followup import FollowUp, resolve
+
+# edits that re-run the pass with the edited plan
+PLAN_EDITS = ("add_aspect", "drop_aspect", "add_constraint", "one_side", "add_perspective")
+# edits answered from the session log
+LOG_EDITS = ("explain_ref", "compare_refs")
+
+
+@dataclass
+class Cited:
+    """One numbered reference of an answer, with where it sits."""
+
+    number: int
+    claim: str
+    side: str
+    perspective: str
+    ref: Reference
+
+
+def cited(result: TurnResult) -> dict[int, Cited]:
+    """The answer's references by footnote number (the numbers the app and export show)."""
+    from assistant.ui.format import number_references, reference_key
+
+    numbers = number_references(result.summary)
+    out: dict[int, Cited] = {}
+    for claim in result.summary.claims:
+        for p in claim.perspectives:
+            for ref in p.references:
+                n = numbers[reference_key(ref)]
+                out.setdefault(n, Cited(n, claim.claim, claim.side, p.text, ref))
+    return out
+
+
+def _get(refs: dict[int, Cited], n: int) -> Cited:
+    if n not in refs:
+        have = ", ".join(f"[{k}]" for k in sorted(refs)) or "none"
+        raise InputError(f"the last answer has no reference [{n}] (it has {have})")
+    return refs[n]
+
+
+def _describe(c: Cited) -> list[str]:
+    r = c.ref
+    stance = (
+        f"; the stance model gives {r.stance:.2f} that it supports this claim"
+        if r.stance is not None
+        else ""
+    )
+    check = (
+        f"verified by {r.check}, support {r.support:.2f}"
+        if r.verified
+        else f"not verified (support {r.support:.2f})"
+    )
+    return [
+        f"[{c.number}] {r.title or r.doc_id} ({r.doc_id}){' — ' + r.source if r.source else ''}",
+        f"  under Claim {'A' if c.side == 'pro' else 'B'}: {c.claim}",
+        f"  perspective: {c.perspective}",
+        f"  quote: “{r.quote}”",
+        f"  {check}; retrieval score {r.retrieval_score:.3f}{stance}",
+    ]
+
+
+def answer_from_log(follow: FollowUp, last: TurnResult) -> str:
+    """The text answer to a question about the last answer ("why is [8] there?",
+    "compare [2] and [8]")."""
+    refs = cited(last)
+    if follow.edit == "explain_ref":
+        return "\n".join(_describe(_get(refs, int(follow.value))))
+    if follow.edit == "compare_refs":
+        a, b = (int(x) for x in follow.value)
+        return "\n".join([*_describe(_get(refs, a)), "", *_describe(_get(refs, b))])
+    raise InputError(f"{follow.edit} is not answered from the log")
+
+
+def continue_plan(
+    question: str, last_plan: QueryPlan, last_turn_id: int
+) -> tuple[FollowUp, QueryPlan | None]:
+    """The follow-up reading of ``question`` and the plan to run (None: a new topic,
+    parsed afresh by the pipeline; or an answer from the log)."""
+    follow = resolve(question, last_plan)
+    if follow.follows and follow.edit in PLAN_EDITS and follow.plan is not None:
+        plan = follow.plan
+        plan.follows = last_turn_id
+        plan.derivation = f"{follow.edit}: " + "; ".join(follow.changes)
+        plan.question = question
+        return follow, plan
+    return follow, None
+
+
+def describe_follow(follow: FollowUp) -> dict[str, Any]:
+    return {
+        "follows": follow.follows,
+        "edit": follow.edit,
+        "value": follow.value,
+        "rule": follow.rule,
+        "changes": follow.changes,
+    }

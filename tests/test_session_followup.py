@@ -1,0 +1,61 @@
+"""``sphere ask QUESTION --session ID``: follow-ups on the real demo index, recorded in
+the session; questions about the answer answered from the log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+from assistant.store import SessionStore
+
+
+def _ask(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    main(["ask", *args, "--no-llm"])
+    return capsys.readouterr().out
+
+
+def test_a_session_continues_with_follow_ups(
+    demo_index_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SPHERE_INDEX_DIR", str(demo_index_dir))
+    monkeypatch.setenv("SPHERE_STANCE__MODEL", "off")
+    _ask(["Should school uniforms be mandatory?", "--save"], capsys)
+    out = json.loads(_ask(["only documents in Spanish", "--session", "1", "--json"], capsys))
+    plan = out["plan"]
+    assert plan["follows"] == 1 and plan["root_query"].startswith("Should school uniforms")
+    assert ("language", "es") in {(c["dimension"], c["value"]) for c in plan["constraints"]}
+    assert plan["derivation"].startswith("add_constraint")
+    out = json.loads(_ask(["what about the cost?", "--session", "1", "--json"], capsys))
+    assert out["plan"]["follows"] == 2 and "cost" in [a["text"] for a in out["plan"]["aspects"]]
+    # the constraint of turn 2 is still in force: an edit changes one thing
+    assert ("language", "es") in {(c["dimension"], c["value"]) for c in out["plan"]["constraints"]}
+    # a new topic starts a new thread in the same session
+    out = json.loads(_ask(["Is nuclear power safe?", "--session", "1", "--json"], capsys))
+    assert out["plan"]["follows"] is None and "nuclear" in out["plan"]["root_query"].lower()
+    with SessionStore(Path(__import__("os").environ["SPHERE_SESSION_DB"])) as store:
+        turns = store.turns(1)
+    assert [t.result.plan.follows for t in turns] == [None, 1, 2, None]
+
+
+def test_questions_about_the_answer_come_from_the_log(
+    demo_index_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SPHERE_INDEX_DIR", str(demo_index_dir))
+    monkeypatch.setenv("SPHERE_STANCE__MODEL", "off")
+    _ask(["Should school uniforms be mandatory?", "--save"], capsys)
+    text = _ask(["why is [1] there?", "--session", "1"], capsys)
+    assert text.startswith("[1] ") and "under Claim" in text and "quote: “" in text
+    text = _ask(["compare [1] and [2]", "--session", "1"], capsys)
+    assert "[1] " in text and "\n[2] " in text
+    with SessionStore(Path(__import__("os").environ["SPHERE_SESSION_DB"])) as store:
+        assert len(store.turns(1)) == 1  # no new search, nothing recorded
+    with pytest.raises(SystemExit) as exc:
+        main(["ask", "why is [99] there?", "--session", "1", "--no-llm"])
+    assert exc.value.code != 0
+    assert "no reference [99]" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["ask", "more please", "--session", "7", "--no-llm"])
+    assert "7" in capsys.readouterr().err
