@@ -548,6 +548,23 @@ SOURCE_NOUNS = (
     "literature",
     "reports",
 )
+# sites people name in lower case ("no wikipedia"); read as source names
+SOURCE_SITES = (
+    "wikipedia",
+    "reddit",
+    "youtube",
+    "quora",
+    "medium",
+    "substack",
+    "tiktok",
+    "twitter",
+    "facebook",
+    "instagram",
+    "linkedin",
+    "tripadvisor",
+    "yelp",
+    "arxiv",
+)
 SOURCE_ADJECTIVES = {
     "peer-reviewed": "academic",
     "peer reviewed": "academic",

@@ -232,9 +232,7 @@ def summary_rows(r: dict[str, Any]) -> list[tuple[str, str]]:
     for part, label in (("app", "app usable"), ("ask", "fresh sphere ask")):
         e = r.get("startup", {}).get(part)
         if e:
-            rows.append(
-                (f"{label} s, model not loaded / loaded", _pair(e, "not_loaded", "loaded"))
-            )
+            rows.append((f"{label} s, model not loaded / loaded", _pair(e, "not_loaded", "loaded")))
     for key in ("index", "search", "llm", "scale", "ask", "startup"):
         rss = r.get(key, {}).get("process", {}).get("peak_rss_mb")
         if rss is not None:

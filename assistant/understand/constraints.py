@@ -375,7 +375,7 @@ def _source_values(text: str, *, explicit: bool) -> list[str]:
             continue  # "Portuguese sources" name a language; "short" a length
         if low in lx.SOURCE_ADJECTIVES or re.search(_SOURCE_NOUNS + r"$", v, re.I):
             out.append(_singular(_source_value(v)).lower())
-        elif re.fullmatch(_NAME, v) or explicit:
+        elif re.fullmatch(_NAME, v) or explicit or low in lx.SOURCE_SITES:
             out.append(low)
     return out
 
@@ -406,7 +406,9 @@ def _more_sources(q: str, add: Any) -> None:
             if re.search(r"\b" + re.escape(v.split()[0][:4]), text, re.I)
         ]
         if values and all(
-            re.match(_NAME, p) or re.search(_SOURCE_NOUNS + r"$", p, re.I)
+            re.match(_NAME, p)
+            or re.search(_SOURCE_NOUNS + r"$", p, re.I)
+            or p.lower() in lx.SOURCE_SITES
             for p in _split_values(
                 re.sub(
                     r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$",

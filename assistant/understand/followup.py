@@ -56,7 +56,8 @@ _FILLER = frozenset(
         "stuff things docs documents articles sources results pages ones one can could would "
         "show give find get want need like prefer let's lets see more less is are do does "
         "of in on for from to with by as at bit part aspect side thanks thank pls plz yeah yes "
-        "no not nothing anything something well hmm right"
+        "no not nothing anything something well hmm right restrict limit include provide "
+        "present make answer material manner suitable keep set results result matter"
     )
 )
 # facets that a follow-up asks about without naming a topic of its own
@@ -76,19 +77,20 @@ FACET_NOUNS = frozenset(
         "short-term future tax taxes taxpayers government funding noise traffic congestion "
         "accidents air tourism tourists culture identity community innovation competition "
         "consumers customers users patients doctors nurses animals wildlife nature energy "
-        "water food housing rent transport side-effects effectiveness cost-effectiveness"
+        "water food housing rent transport side-effects effectiveness cost-effectiveness "
+        "waste welfare service socialization socialisation morale burnout wellness fairness "
+        "recycling jobs-wise enforcement compliance"
     )
 )
 _REF = (
-    r"\[?\s*(?:#|no\.?\s*|number\s+|ref(?:erence)?\s+|source\s+|doc(?:ument)?\s+)?(\d{1,3})\s*\]?"
-)
-_REF_STRICT = re.compile(
-    r"\[(\d{1,3})\]|\b(?:ref(?:erence)?|source|doc(?:ument)?|number|#)\s*(\d{1,3})\b", re.I
+    r"(?:#\s*|no\.?\s*|number\s+|ref(?:erence)?\s+|source\s+|doc(?:ument)?\s+)?"
+    r"\[?\s*(\d{1,3})\s*\]?"
 )
 _EXPLAIN = re.compile(
     r"\b(?:why|how come|explain|what makes|justify)\b.*?(?:\[(\d{1,3})\]|"
     r"\b(?:ref(?:erence)?|source|doc(?:ument)?|number|#)\s*(\d{1,3})\b|"
-    r"\b(\d{1,3})\s+(?:there|here|under|in)\b)",
+    r"\b(\d{1,3})\s+(?:there|here|under|in|listed|included|cited)\b)"
+    r"|\b(?:ref(?:erence)?|source|doc(?:ument)?|#)\s*\[?(\d{1,3})\]?\s+doing\b",
     re.I,
 )
 _COMPARE = re.compile(
@@ -99,13 +101,14 @@ _COMPARE = re.compile(
     re.I,
 )
 _DROP_REF = re.compile(
-    r"\b(?:drop|remove|delete|exclude|get rid of|take out|lose|ignore|hide)\s+" + _REF + r"\b",
+    r"\b(?:drop|remove|delete|exclude|get rid of|take out|lose|ignore|hide)\s+" + _REF + r"(?!\d)",
     re.I,
 )
 _MORE = re.compile(
     r"^\s*(?:ok(?:ay)?[,.]?\s+|please\s+|and\s+|now\s+|can you\s+|could you\s+)*"
     r"(?:show\s+(?:me\s+)?|give\s+(?:me\s+)?|any\s+|some\s+|find\s+|get\s+(?:me\s+)?|i want\s+|"
-    r"i'd like\s+)?(?:a few\s+|some\s+)?more\b(?P<rest>.*)$",
+    r"i'd like\s+|see\s+|provide\s+|have\s+)?(?:a few\s+|some\s+)?(?:more|further|additional)\b"
+    r"(?P<rest>.*)$",
     re.I,
 )
 _OTHER_SIDE = re.compile(r"\b(?:the\s+)?other\s+side\b|\bopposing\b|\bthe opposite\b", re.I)
@@ -126,30 +129,66 @@ _ONE_SIDE = re.compile(
 )
 _DROP_ASPECT = re.compile(
     r"^\s*(?:ok(?:ay)?[,.]?\s+|please\s+)*(?:forget|drop|ignore|skip|leave out|never ?mind|"
-    r"remove|no more|stop (?:with|focusing on))\s+(?:about\s+)?(?:the\s+)?(?P<x>.+?)"
-    r"(?:\s+(?:part|bit|aspect|angle|stuff|thing|question))?\s*[.!?]*\s*$",
+    r"remove|no more|stop (?:with|focusing on)|disregard|omit|don'?t care about|do not care about|"
+    r"set aside)\s+(?:about\s+)?(?:the\s+)?(?:discussion of\s+|part about\s+)?(?:the\s+)?(?P<x>.+?)"
+    r"(?:\s+(?:part|bit|aspect|angle|stuff|thing|question|considerations?|requirement|issue))?"
+    r"\s*[.!?]*\s*$",
     re.I,
 )
 _PERSPECTIVE = re.compile(
-    r"^\s*(?:and\s+|ok(?:ay)?[,.]?\s+|so\s+|now\s+)*(?:what\s+(?:do|does|would|did)\s+(?P<a>.+?)\s+"
+    r"^\s*(?:and\s+|ok(?:ay)?[,.]?\s+|so\s+|now\s+)*(?:what\s+(?:(?:do|does|would|did)\s+)?(?P<a>.+?)\s+"
     r"(?:say|think|argue|believe|feel|make of (?:it|this|that))"
     r"|(?:and\s+)?(?:from\s+)?(?:the\s+)?(?P<b>.+?)(?:'s|’s|'|’)\s+(?:point of view|perspective|"
     r"view|side|take)"
     r"|(?:and\s+)?from\s+(?:the\s+)?(?:point of view|perspective|viewpoint)\s+of\s+"
     r"(?:the\s+)?(?P<c>.+?)"
-    r"|how\s+do\s+(?P<d>.+?)\s+see\s+(?:it|this|that))\s*[.!?]*\s*$",
+    r"|how\s+do\s+(?P<d>.+?)\s+see\s+(?:it|this|that)"
+    r"|what(?:'s|\s+is)\s+the\s+(?:view|position|take|opinion|stance|perspective)\s+of\s+"
+    r"(?:the\s+)?(?P<e>.+?)(?:\s+on\s+(?:this|that|it)(?:\s+matter|\s+issue)?)?)"
+    r"(?:\s+about\s+(?:it|this|that|them))?\s*[.!?]*\s*$",
     re.I,
 )
 _ASPECT = re.compile(
     r"^\s*(?:ok(?:ay)?[,.]?\s+|and\s+|but\s+|so\s+|now\s+)*(?:what\s+about|how\s+about|and\s+what\s+"
     r"about|what\s+of|focus\s+(?:on|more on)|more\s+on|tell\s+me\s+about|and|how\s+(?:does|do|"
     r"would|will|did)\s+(?:that|it|this|they|those)\s+(?:affect|impact|change|influence)|"
+    r"look\s+at\s+how\s+(?:it|that|this|they)\s+(?:affects?|impacts?)|"
+    r"(?:add\s+)?(?:ones|those|options|places|results)\s+(?:with|that have|that are)|"
     r"what(?:'s| is| are)\s+the\s+(?:effect|impact)s?\s+on|(?:is|are)\s+(?:it|that|they)\s+"
     r"(?:good|bad)\s+for|does\s+(?:it|that|this)\s+(?:affect|help|hurt|harm))\s+"
     r"(?P<x>.+?)\s*(?:then|too|as well|though)?\s*[.!?]*\s*$",
     re.I,
 )
-_POINTER = re.compile(r"\b(?:that|it|this|these|those|them|there)\b", re.I)
+_EXPLICIT_ASPECT = re.compile(
+    r"^\s*(?:focus\s+(?:more\s+)?on|concentrate\s+on|zoom\s+in\s+on|look\s+(?:more\s+)?(?:at|into)|"
+    r"(?:add\s+)?(?:ones|those|options|places|results)\s+(?:with|that have|that are)|"
+    r"add\s+(?:ones\s+)?with)\s+(?:the\s+|a\s+|an\s+)?(?P<x>.+?)\s*[.!?]*\s*$",
+    re.I,
+)
+_POINTER = re.compile(r"\b(?:that|it|its|this|these|those|them|their|there)\b", re.I)
+
+# polite and conversational wrappers around a follow-up ("Could you …, please?")
+_WRAP_START = re.compile(
+    r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|nvm|"
+    r"never mind|on (?:second thought|reflection)|in that case|actually)[,.!]?\s+)*"
+    r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
+    r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
+    r"could i(?: please)?|can i|could we|can we|let's|lets|i want(?: to)?|"
+    r"tell me|gimme|give me)\s+)*",
+    re.I,
+)
+_WRAP_END = re.compile(
+    r"(?:[,.]?\s*(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|thank you|"
+    r"now|too|as well|though))+\s*[.!?]*\s*$",
+    re.I,
+)
+
+
+def unwrap(text: str) -> str:
+    """The follow-up without its polite or conversational wrapper."""
+    t = _WRAP_START.sub("", text, count=1)
+    t = _WRAP_END.sub("", t)
+    return t.strip() or text.strip()
 
 
 @dataclass
@@ -186,16 +225,26 @@ def _copy(plan: QueryPlan) -> QueryPlan:
 
 
 def _related(words: list[str], previous: QueryPlan) -> bool:
+    """Every word is one of the previous topic's (a shared head word alone, "inheritance
+    tax" after "wealth tax", names a sibling topic, not a facet)."""
     prev = set(_words(" ".join((previous.root_query, previous.question, *previous.claims))))
     stems = {w[:5] for w in prev if len(w) > 3}
-    return any(w in prev or (len(w) > 3 and w[:5] in stems) for w in words)
+    return all(w in prev or (len(w) > 3 and w[:5] in stems) for w in words)
 
 
 def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
     """Read ``text`` against the previous turn's plan (the module docstring's rule)."""
-    q = check_question(text)
+    raw = check_question(text)
     if previous is None:
         return FollowUp(False, "new_topic", rule="first turn")
+    q = unwrap(raw)
+    two = re.findall(r"\[(\d{1,3})\]", raw) or re.findall(
+        r"^(?:do|does|are|is|which|how do)\b.*?\b(\d{1,3})\s+(?:and|or|&)\s+(\d{1,3})\b", raw, re.I
+    )
+    if len(two) == 1 and isinstance(two[0], tuple):
+        two = list(two[0])
+    if len(two) == 2 and not _DROP_REF.search(raw):
+        return FollowUp(True, "compare_refs", [int(two[0]), int(two[1])], rule="1 reference")
     m = _COMPARE.search(q)
     if m:
         a, b = (int(g) for g in m.groups() if g)
@@ -247,6 +296,8 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
         return FollowUp(
             True, "drop_aspect", x, plan=plan, rule="4 drop a facet", changes=[f"- aspect {x}"]
         )
+    if previous.intent == "lookup" and re.match(r"^\s*(?:with|without|no)\s+\w", q, re.I):
+        return _add_aspect(previous, q.strip(" ?.!"))  # "with no ricotta": a property
     cons, spans = find_constraints(q, wh_factual=False)
     if cons:
         rest = q
@@ -271,7 +322,7 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
             )
     m = _PERSPECTIVE.match(q)
     if m:
-        who = next(g for g in m.group("a", "b", "c", "d") if g).strip()
+        who = next(g for g in m.group("a", "b", "c", "d", "e") if g).strip()
         who = re.sub(r"^(?:the|a|an)\s+", "", who, flags=re.I)
         if (
             who
@@ -288,26 +339,54 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
                 rule="6 a group's view",
                 changes=[f"+ perspective {who}"],
             )
-    m = _ASPECT.match(q)
+    m = _EXPLICIT_ASPECT.match(q)
+    if m and len(_content(m.group("x"))) <= 5:
+        return _add_aspect(previous, m.group("x").strip())
+    side_only = _side_facets_only(q)
+    if side_only is not None:
+        plan = _copy(previous)
+        plan.intent, plan.target_side = "one_sided", side_only
+        return FollowUp(
+            True,
+            "one_side",
+            side_only,
+            plan=plan,
+            rule="3 one side",
+            changes=[f"+ side {side_only}"],
+        )
+    m = _ASPECT.match(raw) or _ASPECT.match(q)
     if m:
-        x = m.group("x").strip()
-        x = re.sub(r"^(?:the|a|an)\s+", "", x, flags=re.I)
+        x = re.sub(r"^(?:the|a|an)\s+", "", m.group("x").strip(), flags=re.I)
+        pointer = re.match(r"(?:its|their|it's|this|that)\s+", x, re.I)
+        if pointer:
+            x = x[pointer.end() :]
         words = _content(x)
-        if (
-            words
-            and len(words) <= 4
-            and (
-                all(w in FACET_NOUNS for w in words)
-                or _related(words, previous)
-                or _POINTER.search(q[: m.start("x")])
-            )
-        ):
-            plan = _copy(previous)
-            plan.aspects.append(Aspect(text=x))
-            return FollowUp(
-                True, "add_aspect", x, plan=plan, rule="7 a facet", changes=[f"+ aspect {x}"]
-            )
+        facet = bool(words) and all(w in FACET_NOUNS for w in words)
+        back = bool(pointer) or bool(_POINTER.search(m.string[: m.start("x")]))
+        if words and len(words) <= 4 and (facet or back or _related(words, previous)):
+            return _add_aspect(previous, x)
     return FollowUp(False, "new_topic", rule="a topic of its own")
+
+
+def _add_aspect(previous: QueryPlan, x: str) -> FollowUp:
+    plan = _copy(previous)
+    plan.aspects.append(Aspect(text=x))
+    return FollowUp(True, "add_aspect", x, plan=plan, rule="7 a facet", changes=[f"+ aspect {x}"])
+
+
+def _side_facets_only(text: str) -> Side | None:
+    """ "any downsides?", "and the benefits?": facet nouns of one side and nothing else."""
+    from assistant.understand.intent import _FACET
+
+    found = {side for side, pat in _FACET.items() if pat.search(text)}
+    if len(found) != 1:
+        return None
+    rest = text
+    for pat in _FACET.values():
+        rest = pat.sub(" ", rest)
+    if _content(re.sub(r"\b(?:are|there|any|the|what|about|and)\b", " ", rest, flags=re.I)):
+        return None
+    return found.pop()
 
 
 def _con(c: Constraint) -> dict[str, Any]:
