@@ -112,3 +112,12 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
         eval_group, ["conversation", "--data", str(p), "--json"], obj=Context(None)
     )
     assert res.exit_code == 0 and json.loads(res.output)["dialogues"] == 1
+
+
+@pytest.mark.parametrize("name", ["conversation_dev.jsonl", "conversation_test.jsonl"])
+def test_the_shipped_dialogue_sets_load(name: str) -> None:
+    dialogues = load_dialogues(Path(__file__).parent / "data" / name)
+    assert len(dialogues) >= 60
+    for d in dialogues:
+        for t in d["turns"][1:]:
+            assert t["expect"]["follows"] == (t["expect"]["edit"] != "new_topic"), d["id"]
