@@ -550,6 +550,19 @@ def _more_audiences(q: str, add: Any) -> None:
         if 3 <= n <= 19:
             add("audience", "child" if n < 13 else "teen", _trim(q, m.start(), m.end()), hard=False)
     for m in re.finditer(
+        r"\b(?P<a>beginner|novice|introductory|expert|advanced|general|child|kid|teen|student)s?"
+        r"[- ]level\b",  # "kid-friendly hikes" is a property of the item, not a reader
+        q,
+        re.I,
+    ):
+        level = {
+            "novice": "beginner",
+            "introductory": "beginner",
+            "advanced": "expert",
+            "kid": "child",
+        }.get(m.group("a").lower(), m.group("a").lower())
+        add("audience", level, _trim(q, m.start(), m.end()), hard=False)
+    for m in re.finditer(
         r"\b(?:i'?m|i am)\s+(?:a\s+)?(?:complete\s+|total\s+|absolute\s+)?"
         r"(?:beginner|novice|newbie|new to)\b",
         q,

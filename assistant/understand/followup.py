@@ -57,7 +57,9 @@ _FILLER = frozenset(
         "show give find get want need like prefer let's lets see more less is are do does "
         "of in on for from to with by as at bit part aspect side thanks thank pls plz yeah yes "
         "no not nothing anything something well hmm right restrict limit include provide "
-        "present make answer material manner suitable keep set results result matter"
+        "present make answer material manner suitable keep set results result matter "
+        "restrict restricting restricted confine confining limit limiting include including "
+        "form way version stick level pls"
     )
 )
 # facets that a follow-up asks about without naming a topic of its own
@@ -73,8 +75,8 @@ FACET_NOUNS = frozenset(
         "history evidence data research studies science scientists experts public opinion "
         "politics political education learning grades crime violence equality inequality "
         "fairness access accessibility availability maintenance durability reliability "
-        "taste flavour flavor nutrition calories protein sugar salt price-wise long-term "
-        "short-term future tax taxes taxpayers government funding noise traffic congestion "
+        "taste flavour flavor nutrition calories sugar salt price-wise long-term "
+        "short-term future taxpayers government funding noise traffic congestion "
         "accidents air tourism tourists culture identity community innovation competition "
         "consumers customers users patients doctors nurses animals wildlife nature energy "
         "water food housing rent transport side-effects effectiveness cost-effectiveness "
@@ -104,6 +106,33 @@ _DROP_REF = re.compile(
     r"\b(?:drop|remove|delete|exclude|get rid of|take out|lose|ignore|hide)\s+" + _REF + r"(?!\d)",
     re.I,
 )
+_REMOVE = re.compile(
+    r"\b(?:drop|remove[ds]?|removing|delete|exclude|get rid of|take out|lose|ignore|hide|ditch|"
+    r"strike|bin|leave out|cut|scrap|toss|kill|throw out|discard)\b",
+    re.I,
+)
+_REF_MENTION = re.compile(
+    r"\[(\d{1,3})\]|#\s*(\d{1,3})\b|\b(?:ref(?:erence)?|source|doc(?:ument)?|number|no\.)\s*"
+    r"\[?(\d{1,3})\]?",
+    re.I,
+)
+
+
+def _one_reference(text: str) -> int | None:
+    """The one reference number a turn points at: "[8]", "#4", "ref 6", "source 2", or a bare
+    number in a short turn ("why 3", "ditch 2", "why did you cite 7")."""
+    found = {int(next(g for g in m.groups() if g)) for m in _REF_MENTION.finditer(text)}
+    if not found:
+        words = _words(text)
+        bare = [w for w in words if w.isdigit() and len(w) <= 3]
+        verbs = _REMOVE.search(text) or re.search(
+            r"\b(?:why|cite[ds]?|cited|listed|there|doing)\b", text, re.I
+        )
+        if len(bare) == 1 and (len(words) <= 4 or verbs):
+            found = {int(bare[0])}
+    return found.pop() if len(found) == 1 else None
+
+
 _MORE = re.compile(
     r"^\s*(?:ok(?:ay)?[,.]?\s+|please\s+|and\s+|now\s+|can you\s+|could you\s+)*"
     r"(?:show\s+(?:me\s+)?|give\s+(?:me\s+)?|any\s+|some\s+|find\s+|get\s+(?:me\s+)?|i want\s+|"
@@ -153,10 +182,14 @@ _ASPECT = re.compile(
     r"about|what\s+of|focus\s+(?:on|more on)|more\s+on|tell\s+me\s+about|and|how\s+(?:does|do|"
     r"would|will|did)\s+(?:that|it|this|they|those)\s+(?:affect|impact|change|influence)|"
     r"look\s+at\s+how\s+(?:it|that|this|they)\s+(?:affects?|impacts?)|"
+    r"(?:also\s+)?cover(?:ing)?\s+(?:the\s+)?|(?:i'?m|i am)\s+(?:mostly\s+|most\s+|more\s+)?"
+    r"interested\s+in\s+(?:the\s+)?|(?:the\s+)?(?:impact|effect)s?\s+on|"
+    r"how\s+does\s+(?:the\s+\w+\s+|this\s+\w+\s+)?(?:affect|impact)|"
     r"(?:add\s+)?(?:ones|those|options|places|results)\s+(?:with|that have|that are)|"
     r"what(?:'s| is| are)\s+the\s+(?:effect|impact)s?\s+on|(?:is|are)\s+(?:it|that|they)\s+"
     r"(?:good|bad)\s+for|does\s+(?:it|that|this)\s+(?:affect|help|hurt|harm))\s+"
-    r"(?P<x>.+?)\s*(?:then|too|as well|though)?\s*[.!?]*\s*$",
+    r"(?P<x>.+?)(?:\s+(?:angle|side|issues?|aspect|part))?\s*(?:then|too|as well|though)?"
+    r"(?:,?\s+if that'?s (?:ok(?:ay)?|alright))?\s*[.!?]*\s*$",
     re.I,
 )
 _EXPLICIT_ASPECT = re.compile(
@@ -249,16 +282,10 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
     if m:
         a, b = (int(g) for g in m.groups() if g)
         return FollowUp(True, "compare_refs", [a, b], rule="1 reference")
-    m = _DROP_REF.search(q)
-    if m and (
-        re.search(r"\[\d", q)
-        or re.search(r"\b(?:ref|reference|source|doc|number|#)", q, re.I)
-        or len(_content(q)) <= 2
-    ):
-        return FollowUp(True, "drop_ref", _ref(m), rule="1 reference")
-    m = _EXPLAIN.search(q)
-    if m:
-        return FollowUp(True, "explain_ref", _ref(m), rule="1 reference")
+    number = _one_reference(raw)
+    if number is not None:
+        edit = "drop_ref" if _REMOVE.search(raw) else "explain_ref"
+        return FollowUp(True, edit, number, rule="1 reference")
     m = _MORE.match(q)
     if (
         m
@@ -296,7 +323,13 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
         return FollowUp(
             True, "drop_aspect", x, plan=plan, rule="4 drop a facet", changes=[f"- aspect {x}"]
         )
-    if previous.intent == "lookup" and re.match(r"^\s*(?:with|without|no)\s+\w", q, re.I):
+    if (
+        previous.intent == "lookup"
+        and re.match(r"^\s*(?:with|without|no)\s+\w", q, re.I)
+        and not re.search(
+            r"\b(?:sites?|blogs?|sources?|reviews?|forums?|websites?)\s*[.!?]*$", q, re.I
+        )
+    ):
         return _add_aspect(previous, q.strip(" ?.!"))  # "with no ricotta": a property
     cons, spans = find_constraints(q, wh_factual=False)
     if cons:
@@ -320,6 +353,18 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
                     for c in new
                 ],
             )
+    who = _group_view(q)
+    if who:
+        plan = _copy(previous)
+        plan.perspectives.append(QueryPerspective(text=who, role="entity"))
+        return FollowUp(
+            True,
+            "add_perspective",
+            who,
+            plan=plan,
+            rule="6 a group's view",
+            changes=[f"+ perspective {who}"],
+        )
     m = _PERSPECTIVE.match(q)
     if m:
         who = next(g for g in m.group("a", "b", "c", "d", "e") if g).strip()
@@ -354,18 +399,70 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
             rule="3 one side",
             changes=[f"+ side {side_only}"],
         )
+    bare = re.sub(
+        r"\s+(?:angle|side|issues?|aspect|part|too|as well)$", "", q.strip(" ?.!"), flags=re.I
+    )
+    bare = re.sub(r"^(?:what about|how about|and)\s+(?:the\s+)?", "", bare, flags=re.I)
+    bw = _content(bare)
+    if bw and len(bw) <= 2 and len(_words(bare)) <= 3 and bw[-1] in FACET_NOUNS:
+        return _add_aspect(previous, bare)
     m = _ASPECT.match(raw) or _ASPECT.match(q)
     if m:
         x = re.sub(r"^(?:the|a|an)\s+", "", m.group("x").strip(), flags=re.I)
         pointer = re.match(r"(?:its|their|it's|this|that)\s+", x, re.I)
         if pointer:
             x = x[pointer.end() :]
+        x = re.sub(r"\s+(?:angle|side|issues?|aspect|part)$", "", x, flags=re.I)
         words = _content(x)
-        facet = bool(words) and all(w in FACET_NOUNS for w in words)
+        # the head: the last word before a preposition ("smartwatches for kids" -> smartwatches)
+        head = _words(re.split(r"\s+(?:for|of|in|with|on|at|from)\s+", x, maxsplit=1)[0])
+        head_word = head[-1] if head else ""
+        facet = head_word in FACET_NOUNS or bool(_PERSON.search(head_word))
         back = bool(pointer) or bool(_POINTER.search(m.string[: m.start("x")]))
         if words and len(words) <= 4 and (facet or back or _related(words, previous)):
             return _add_aspect(previous, x)
     return FollowUp(False, "new_topic", rule="a topic of its own")
+
+
+_PERSON = re.compile(
+    r"(?:ists|ers|ors|ians|ants|ents|men|women|people|folks|officers|parents|children|kids|"
+    r"staff|owners|users|voters|citizens|residents|patients|victims|families|athletes|"
+    r"activists|experts|economists|scientists|doctors|nurses|teachers|students)$",
+    re.I,
+)
+_VIEW_NOUN = r"(?:take|view|views|position|opinion|opinions|stance|perspective|point of view|side)"
+
+
+def _group_view(q: str) -> str | None:
+    """A group whose view is asked for, in the many ways people ask it."""
+    pats = (
+        r"^(?:what(?:'s|s| is| are)?\s+)?(?:the\s+)?" + _VIEW_NOUN + r"\s+(?:of|from)\s+(?:the\s+)?"
+        r"(?P<x>.+?)(?:\s+on\s+(?:this|that|it|the)(?:\s+(?:matter|issue|question|topic))?)?$",
+        r"^(?:i\s+(?:would|'d)\s+(?:like|be interested in|want)|include|add|give me|show me|"
+        r"also include|please include)\s+(?:the\s+)?"
+        + _VIEW_NOUN
+        + r"\s+of\s+(?:the\s+)?(?P<x>.+?)$",
+        r"^(?:any\s+)?" + _VIEW_NOUN + r"\s+from\s+(?:the\s+)?(?P<x>.+?)$",
+        r"^how\s+do\s+(?:the\s+)?(?P<x>.+?)\s+feel(?:\s+about\s+(?:it|this|that|them))?$",
+        r"^what\s+(?:are|is)\s+(?:the\s+)?(?P<x>.+?)\s+saying(?:\s+about\s+(?:it|this|that|them))?$",
+        r"^what\s+(?:position|view|stance)\s+do\s+(?:the\s+)?(?P<x>.+?)\s+take$",
+        r"^(?P<x>.+?)(?:'s|’s|'|’)?\s+" + _VIEW_NOUN + r"$",
+        r"^(?P<x>[\w\- ]+?)$",
+    )
+    t = re.sub(r"^(?:and\s+)?(?:from\s+)?", "", q.strip(" ?.!,"), flags=re.I)
+    for pat in pats:
+        m = re.match(pat, t, re.I)
+        if not m:
+            continue
+        x = re.sub(r"^(?:the|a|an)\s+", "", m.group("x").strip(), flags=re.I)
+        words = _words(x)
+        if not words or len(words) > 4 or re.search(r"\b(?:of|about|on|regarding)\b", x, re.I):
+            continue
+        if pat.endswith("(?P<x>[\\w\\- ]+?)$") and not _PERSON.search(x):
+            continue  # a bare phrase is a view only if it names people ("marine biologists?")
+        if _PERSON.search(words[-1]) or not pat.endswith("(?P<x>[\\w\\- ]+?)$"):
+            return x
+    return None
 
 
 def _add_aspect(previous: QueryPlan, x: str) -> FollowUp:
