@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from assistant.ui.components.answer_view import CitationMarker
 from assistant.ui.components.chat_input import ChatInput
 from assistant.ui.components.lookup_view import LookupTable
+from assistant.ui.components.progress_panel import ProgressPanel
 from tests.ui_fakes import (
     LOOKUP_QUESTION,
     FixedClock,
@@ -113,6 +114,8 @@ def test_snapshot_progress_mid_run(snap_compare: Any, tmp_path: Path) -> None:
             await pilot.pause(0.01)
         clock.now = 103.2
         await pilot.pause(0.3)  # one tick of the elapsed timer
+        pilot.app.query_one(ProgressPanel).settle_bar()  # the bar rounded to its width
+        await pilot.pause()
 
     app = _app(tmp_path, pipeline=pipe, clock=clock)
     try:

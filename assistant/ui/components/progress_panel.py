@@ -67,11 +67,22 @@ class ProgressPanel(Vertical):
         )
 
     def on_resize(self) -> None:
-        # Textual's bar rounds its value to half cells of its width when the value is
-        # set; a value set before the first layout (width 0) is kept unrounded. Set it
-        # again once the bar has a size, so the bar drawn never depends on that race.
-        if self._current is not None:
-            self.update_progress(self._current)
+        self.settle_bar()
+
+    def settle_bar(self) -> None:
+        """Round the drawn bar to its width now.
+
+        Textual's bar rounds its value to half cells of its width when the value is
+        set, and keeps a value set before its first layout (width 0) unrounded, so
+        the same progress could be drawn ``╸`` or ``╺`` depending on that race.
+        Assigning the value again once the bar has a size makes the drawing depend
+        on the progress only.
+        """
+        bar = self.query("Bar")
+        if bar and self._current is not None:
+            inner = bar.first()
+            if inner.size.width:
+                inner.percentage = self.query_one(ProgressBar).percentage  # type: ignore[attr-defined]
 
     def update_progress(self, progress: Progress) -> None:
         self._current = progress
@@ -80,6 +91,7 @@ class ProgressPanel(Vertical):
         detail = self.query_one(".detail", Static)
         detail.update(Content(stage_text(progress)))
         detail.display = bool(progress.detail)
+        self.call_after_refresh(self.settle_bar)
 
     def stop(self) -> float:
         """Stop the clock; return the elapsed seconds."""
