@@ -212,8 +212,13 @@ class Pipeline:
         progress: ProgressFn | None = None,
         cancel: threading.Event | None = None,
         options: SummaryOptions | None = None,
+        skip: dict[Side, set[str]] | None = None,
     ) -> TurnResult:
-        """Answer ``question`` (or run ``plan`` as given, e.g. edited in the UI)."""
+        """Answer ``question`` (or run ``plan`` as given, e.g. edited in the UI).
+
+        ``skip``: per side, documents to leave out of that side's ranking, so the
+        next ones take their places (a follow-up asking for more of a side).
+        """
         q = check_question(question)
         emit = progress or (lambda _p: None)
         timings: dict[str, float] = {}
@@ -231,7 +236,7 @@ class Pipeline:
         check()
 
         t = time.perf_counter()
-        hits = self.retrieve(plan, emit, cancel)
+        hits = self.retrieve(plan, emit, cancel, skip=skip)
         # constraint notes ("Only 1 document in this index is in Spanish …")
         retrieval_notes = list(getattr(self.retriever, "last_notes", []))
         timings["retrieve"] = time.perf_counter() - t
@@ -374,7 +379,12 @@ class Pipeline:
         return r.aspect_aggregator if r.mode == "sphere" and eta > 0 else ""
 
     def retrieve(
-        self, plan: QueryPlan, emit: ProgressFn, cancel: threading.Event | None = None
+        self,
+        plan: QueryPlan,
+        emit: ProgressFn,
+        cancel: threading.Event | None = None,
+        *,
+        skip: dict[Side, set[str]] | None = None,
     ) -> dict[Side, list[Any]]:
         """Per-side documents from the perspective-aware retriever.
 
@@ -390,7 +400,16 @@ class Pipeline:
                 raise CancelledError("the answer was cancelled")
             emit(p)
 
-        hits: dict[Side, list[Any]] = self.retriever.retrieve(plan, k=k, progress=side_progress)
+        extra = max((len(v) for v in (skip or {}).values()), default=0)
+        hits: dict[Side, list[Any]] = self.retriever.retrieve(
+            plan, k=k + extra, progress=side_progress
+        )
+        if skip:
+            # further down the ranking: the skipped documents give their places to the next
+            hits = {
+                side: [h for h in hs if str(h.doc_id) not in skip.get(side, set())][:k]
+                for side, hs in hits.items()
+            }
         return hits
 
     def summary_options(self) -> SummaryOptions:

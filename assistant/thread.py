@@ -91,13 +91,37 @@ def continue_plan(
     """The follow-up reading of ``question`` and the plan to run (None: a new topic,
     parsed afresh by the pipeline; or an answer from the log)."""
     follow = resolve(question, last_plan)
-    if follow.follows and follow.edit in PLAN_EDITS and follow.plan is not None:
+    if follow.follows and follow.edit in (*PLAN_EDITS, "more") and follow.plan is not None:
         plan = follow.plan
         plan.follows = last_turn_id
         plan.derivation = f"{follow.edit}: " + "; ".join(follow.changes)
         plan.question = question
         return follow, plan
     return follow, None
+
+
+def thread_of(turns: list[Any], last_id: int) -> list[TurnResult]:
+    """The results of the thread ending at turn ``last_id``: it, the turn it follows, …"""
+    by_id = {t.id: t for t in turns}
+    out: list[TurnResult] = []
+    tid: int | None = last_id
+    while tid is not None and tid in by_id and len(out) < 1000:
+        out.append(by_id[tid].result)
+        tid = by_id[tid].result.plan.follows
+    return out
+
+
+def more_skip(thread: list[TurnResult]) -> dict[str, set[str]]:
+    """Every document the thread's answers cited, left out of both rankings: "more" pages
+    further down, and the summary pools both sides, so nothing cited comes back."""
+    cited_ids = {
+        r.doc_id
+        for result in thread
+        for claim in result.summary.claims
+        for p in claim.perspectives
+        for r in p.references
+    }
+    return {"pro": set(cited_ids), "con": set(cited_ids)}
 
 
 def describe_follow(follow: FollowUp) -> dict[str, Any]:

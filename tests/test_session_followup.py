@@ -59,3 +59,26 @@ def test_questions_about_the_answer_come_from_the_log(
     with pytest.raises(SystemExit):
         main(["ask", "more please", "--session", "7", "--no-llm"])
     assert "7" in capsys.readouterr().err
+
+
+def _cited(out: dict) -> set[str]:  # type: ignore[type-arg]
+    return {
+        r["doc_id"]
+        for c in out["summary"]["claims"]
+        for p in c["perspectives"]
+        for r in p["references"]
+    }
+
+
+def test_more_pages_down_without_repeating_cited_documents(
+    demo_index_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SPHERE_INDEX_DIR", str(demo_index_dir))
+    monkeypatch.setenv("SPHERE_STANCE__MODEL", "off")
+    first = json.loads(_ask(["Should school uniforms be mandatory?", "--save", "--json"], capsys))
+    more = json.loads(_ask(["show me more", "--session", "1", "--json"], capsys))
+    assert more["plan"]["follows"] == 1 and more["plan"]["derivation"].startswith("more")
+    assert _cited(first) and _cited(more) and not (_cited(first) & _cited(more))
+    again = json.loads(_ask(["any more?", "--session", "1", "--json"], capsys))
+    assert again["plan"]["follows"] == 2
+    assert not (_cited(again) & (_cited(first) | _cited(more)))  # the whole thread is skipped

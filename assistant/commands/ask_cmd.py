@@ -202,7 +202,14 @@ def _continue_session(
     (from the log for questions about the answer), and record the turn in the session."""
     from assistant.pipeline import Pipeline
     from assistant.store import SessionStore
-    from assistant.thread import LOG_EDITS, answer_from_log, continue_plan, describe_follow
+    from assistant.thread import (
+        LOG_EDITS,
+        answer_from_log,
+        continue_plan,
+        describe_follow,
+        more_skip,
+        thread_of,
+    )
 
     with SessionStore(settings.session_db) as store:
         turns = [t for t in store.turns(session_id) if t.status == "done"]
@@ -229,7 +236,7 @@ def _continue_session(
                 click.echo(text)
             return
         if follow.follows and plan is None:
-            what = {"more": "page further down a side", "drop_ref": "drop a reference"}
+            what = {"drop_ref": "drop a reference and write the answer again"}
             raise InputError(
                 f"“{question}” asks to {what.get(follow.edit, follow.edit)}, which sphere ask "
                 "--session cannot do yet",
@@ -237,7 +244,8 @@ def _continue_session(
             )
         pipeline = Pipeline.from_settings(settings, index_name or last.result.index or None)
         try:
-            result = pipeline.run(question, plan=plan)
+            skip = more_skip(thread_of(turns, last.id)) if follow.edit == "more" else None
+            result = pipeline.run(question, plan=plan, skip=skip)  # type: ignore[arg-type]
         finally:
             pipeline.close()
         store.add_turn(session_id, result)
