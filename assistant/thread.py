@@ -124,6 +124,19 @@ def more_skip(thread: list[TurnResult]) -> dict[str, set[str]]:
     return {"pro": set(cited_ids), "con": set(cited_ids)}
 
 
+def drop_plan(
+    follow: FollowUp, last: TurnResult, last_turn_id: int
+) -> tuple[QueryPlan, dict[str, set[str]]]:
+    """ "drop [5]": the last plan again, with the document behind [5] left out of both
+    rankings, so the summary is written again without it."""
+    c = _get(cited(last), int(follow.value))
+    plan = QueryPlan.from_dict(last.plan.to_dict())
+    plan.follows = last_turn_id
+    plan.derivation = f"drop_ref: - reference [{c.number}] {c.ref.doc_id}"
+    follow.changes = [f"- reference [{c.number}] {c.ref.doc_id}"]
+    return plan, {"pro": {c.ref.doc_id}, "con": {c.ref.doc_id}}
+
+
 def describe_follow(follow: FollowUp) -> dict[str, Any]:
     return {
         "follows": follow.follows,

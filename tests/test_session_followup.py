@@ -82,3 +82,19 @@ def test_more_pages_down_without_repeating_cited_documents(
     again = json.loads(_ask(["any more?", "--session", "1", "--json"], capsys))
     assert again["plan"]["follows"] == 2
     assert not (_cited(again) & (_cited(first) | _cited(more)))  # the whole thread is skipped
+
+
+def test_drop_a_reference_writes_the_answer_again_without_it(
+    demo_index_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SPHERE_INDEX_DIR", str(demo_index_dir))
+    monkeypatch.setenv("SPHERE_STANCE__MODEL", "off")
+    first = json.loads(_ask(["Should school uniforms be mandatory?", "--save", "--json"], capsys))
+    ref1 = first["summary"]["claims"][0]["perspectives"][0]["references"][0]["doc_id"]
+    out = json.loads(_ask(["drop [1]", "--session", "1", "--json"], capsys))
+    assert (
+        out["plan"]["follows"] == 1
+        and out["plan"]["derivation"] == f"drop_ref: - reference [1] {ref1}"
+    )
+    assert ref1 not in _cited(out) and _cited(out)
+    assert ref1 not in {h["doc_id"] for hs in out["hits"].values() for h in hs}

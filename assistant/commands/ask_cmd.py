@@ -207,6 +207,7 @@ def _continue_session(
         answer_from_log,
         continue_plan,
         describe_follow,
+        drop_plan,
         more_skip,
         thread_of,
     )
@@ -235,16 +236,16 @@ def _continue_session(
             else:
                 click.echo(text)
             return
+        skip = None
+        if follow.follows and follow.edit == "drop_ref":
+            plan, skip = drop_plan(follow, last.result, last.id)
+            plan.question = question
+        elif follow.follows and follow.edit == "more":
+            skip = more_skip(thread_of(turns, last.id))
         if follow.follows and plan is None:
-            what = {"drop_ref": "drop a reference and write the answer again"}
-            raise InputError(
-                f"“{question}” asks to {what.get(follow.edit, follow.edit)}, which sphere ask "
-                "--session cannot do yet",
-                hint="ask it as a new question, or edit the plan in the app (Ctrl+R)",
-            )
+            raise InputError(f"“{question}” cannot be answered as a follow-up of turn {last.id}")
         pipeline = Pipeline.from_settings(settings, index_name or last.result.index or None)
         try:
-            skip = more_skip(thread_of(turns, last.id)) if follow.edit == "more" else None
             result = pipeline.run(question, plan=plan, skip=skip)  # type: ignore[arg-type]
         finally:
             pipeline.close()
