@@ -248,6 +248,10 @@ class QueryPlan:
             "derivation": self.derivation,
         }
 
+    def copy(self) -> QueryPlan:
+        """An independent copy (its lists can be edited without touching this plan)."""
+        return QueryPlan.from_dict(self.to_dict())
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> QueryPlan:
         claims = data.get("claims") or ["", ""]

@@ -130,7 +130,7 @@ def drop_plan(
     """ "drop [5]": the last plan again, with the document behind [5] left out of both
     rankings, so the summary is written again without it."""
     c = _get(cited(last), int(follow.value))
-    plan = QueryPlan.from_dict(last.plan.to_dict())
+    plan = last.plan.copy()
     plan.follows = last_turn_id
     plan.derivation = f"drop_ref: - reference [{c.number}] {c.ref.doc_id}"
     follow.changes = [f"- reference [{c.number}] {c.ref.doc_id}"]

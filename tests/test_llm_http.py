@@ -9,74 +9,22 @@ first prompt; see assistant.llm.llama.safe_model_params).
 from __future__ import annotations
 
 import socket
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
 from assistant.errors import BackendUnavailableError
 from assistant.llm.http import HttpBackend
+from tests.llama_server import free_port, running_server
 
 pytestmark = pytest.mark.slow
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from assistant.llm.llama import bundled_gguf_path
-
-    port = _free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "assistant.llm.serve",
-        "--model",
-        str(bundled_gguf_path()),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--n_ctx",
-        "1024",
-        "--n_threads",
-        "2",
-    ]
-    # the server logs a lot to stderr: a pipe nobody reads would fill and block it
-    log_path = tmp_path_factory.mktemp("server") / "server.log"
-    log = log_path.open("wb")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                err = log_path.read_text(errors="replace")[-2000:]
-                pytest.fail(f"llama_cpp.server exited early ({proc.returncode}): {err}")
-            try:
-                if httpx.get(url + "/v1/models", timeout=1.0).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.3)
-        else:
-            pytest.fail("llama_cpp.server did not start within 300 s")
+    with running_server(tmp_path_factory.mktemp("server"), n_ctx=1024) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 MSGS = [{"role": "user", "content": "Name three colours."}]
@@ -118,7 +66,7 @@ def test_grammar_and_token_count(server: str) -> None:
 
 
 def test_server_down() -> None:
-    port = _free_port()  # nothing listens there
+    port = free_port()  # nothing listens there
     with pytest.raises(BackendUnavailableError, match="cannot reach"):
         HttpBackend(f"http://127.0.0.1:{port}", timeout=2)
 

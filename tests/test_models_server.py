@@ -13,16 +13,12 @@ step fails).
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
+from tests.llama_server import running_server
 from tests.test_llm_capable import sphere
 
 pytestmark = pytest.mark.slow
@@ -30,58 +26,10 @@ pytestmark = pytest.mark.slow
 QUESTION = "Should school uniforms be mandatory?"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from assistant.llm.llama import bundled_gguf_path
-
-    port = _free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "assistant.llm.serve",
-        "--model",
-        str(bundled_gguf_path()),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--n_ctx",
-        "4096",
-        "--n_threads",
-        "2",
-    ]
-    log_path = tmp_path_factory.mktemp("server") / "server.log"
-    log = log_path.open("wb")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                err = log_path.read_text(errors="replace")[-2000:]
-                pytest.fail(f"llama_cpp.server exited early ({proc.returncode}): {err}")
-            try:
-                if httpx.get(url + "/models", timeout=1.0).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.3)
-        else:
-            pytest.fail("llama_cpp.server did not start within 300 s")
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with running_server(tmp_path_factory.mktemp("server"), n_ctx=4096) as url:
+        yield url + "/v1"
 
 
 def test_list_use_and_ask_through_the_server(

@@ -277,6 +277,7 @@ def score(items: Sequence[Item], plans: Sequence[QueryPlan | None]) -> dict[str,
 def run_understand(
     data: str | Path,
     *,
+    items: Sequence[Item] | None = None,
     methods: Sequence[str] = ("rules", "sphere"),
     backend: Any = None,
     use_llm: Any = "auto",
@@ -287,7 +288,7 @@ def run_understand(
     from assistant.understand import parse_rules, understand
     from assistant.understand.model import llm_plan
 
-    items = load_items(data)[:limit]
+    items = list(items if items is not None else load_items(data))[:limit]
     parsers: dict[str, Callable[[str], QueryPlan]] = {
         "rules": parse_rules,
         "sphere": lambda q: understand(q, backend=backend, use_llm=use_llm),
@@ -378,9 +379,13 @@ def understand_command(
             from assistant.llm import load_backend
 
             backend = load_backend(ctx.settings.llm)
-    del items
     report = run_understand(
-        data, methods=wanted, backend=backend, use_llm=ctx.settings.llm.use, limit=limit
+        data,
+        items=items,
+        methods=wanted,
+        backend=backend,
+        use_llm=ctx.settings.llm.use,
+        limit=limit,
     )
     if as_json:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))

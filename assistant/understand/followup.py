@@ -253,10 +253,6 @@ def _side_named(text: str) -> Side | None:
     return None
 
 
-def _copy(plan: QueryPlan) -> QueryPlan:
-    return QueryPlan.from_dict(plan.to_dict())
-
-
 def _related(words: list[str], previous: QueryPlan) -> bool:
     """Every word is one of the previous topic's (a shared head word alone, "inheritance
     tax" after "wealth tax", names a sibling topic, not a facet)."""
@@ -304,20 +300,16 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
             side = "con" if previous.target_side == "pro" else "pro"
         side = side or _side_named(rest) or "both"
         return FollowUp(
-            True, "more", side, plan=_copy(previous), rule="2 more", changes=[f"+ page {side}"]
+            True, "more", side, plan=previous.copy(), rule="2 more", changes=[f"+ page {side}"]
         )
     if _ONE_SIDE.search(q) and len(_content(_CON_WORDS.sub(" ", _PRO_WORDS.sub(" ", q)))) <= 2:
         named = _side_named(q)
         if named:
-            plan = _copy(previous)
-            plan.intent, plan.target_side = "one_sided", named
-            return FollowUp(
-                True, "one_side", named, plan=plan, rule="3 one side", changes=[f"+ side {named}"]
-            )
+            return _one_side(previous, named)
     m = _DROP_ASPECT.match(q)
     if m and not re.search(r"\d", m.group("x")):
         x = m.group("x").strip()
-        plan = _copy(previous)
+        plan = previous.copy()
         xw = set(_content(x))
         plan.aspects = [a for a in plan.aspects if not (set(_content(a.text)) & xw)]
         return FollowUp(
@@ -337,7 +329,7 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
         for s, e in sorted(spans, reverse=True):
             rest = rest[:s] + " " + rest[e:]
         if not _content(rest):
-            plan = _copy(previous)
+            plan = previous.copy()
             have = {(c.dimension, c.value.lower(), c.negated) for c in plan.constraints}
             new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
             plan.constraints.extend(new)
@@ -355,16 +347,7 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
             )
     who = _group_view(q)
     if who:
-        plan = _copy(previous)
-        plan.perspectives.append(QueryPerspective(text=who, role="entity"))
-        return FollowUp(
-            True,
-            "add_perspective",
-            who,
-            plan=plan,
-            rule="6 a group's view",
-            changes=[f"+ perspective {who}"],
-        )
+        return _add_perspective(previous, who)
     m = _PERSPECTIVE.match(q)
     if m:
         who = next(g for g in m.group("a", "b", "c", "d", "e") if g).strip()
@@ -374,31 +357,13 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
             and len(_words(who)) <= 4
             and not re.search(r"\b(?:of|about|on|regarding)\b", who, re.I)
         ):
-            plan = _copy(previous)
-            plan.perspectives.append(QueryPerspective(text=who, role="entity"))
-            return FollowUp(
-                True,
-                "add_perspective",
-                who,
-                plan=plan,
-                rule="6 a group's view",
-                changes=[f"+ perspective {who}"],
-            )
+            return _add_perspective(previous, who)
     m = _EXPLICIT_ASPECT.match(q)
     if m and len(_content(m.group("x"))) <= 5:
         return _add_aspect(previous, m.group("x").strip())
     side_only = _side_facets_only(q)
     if side_only is not None:
-        plan = _copy(previous)
-        plan.intent, plan.target_side = "one_sided", side_only
-        return FollowUp(
-            True,
-            "one_side",
-            side_only,
-            plan=plan,
-            rule="3 one side",
-            changes=[f"+ side {side_only}"],
-        )
+        return _one_side(previous, side_only)
     bare = re.sub(
         r"\s+(?:angle|side|issues?|aspect|part|too|as well)$", "", q.strip(" ?.!"), flags=re.I
     )
@@ -465,8 +430,29 @@ def _group_view(q: str) -> str | None:
     return None
 
 
+def _one_side(previous: QueryPlan, side: Side) -> FollowUp:
+    plan = previous.copy()
+    plan.intent, plan.target_side = "one_sided", side
+    return FollowUp(
+        True, "one_side", side, plan=plan, rule="3 one side", changes=[f"+ side {side}"]
+    )
+
+
+def _add_perspective(previous: QueryPlan, who: str) -> FollowUp:
+    plan = previous.copy()
+    plan.perspectives.append(QueryPerspective(text=who, role="entity"))
+    return FollowUp(
+        True,
+        "add_perspective",
+        who,
+        plan=plan,
+        rule="6 a group's view",
+        changes=[f"+ perspective {who}"],
+    )
+
+
 def _add_aspect(previous: QueryPlan, x: str) -> FollowUp:
-    plan = _copy(previous)
+    plan = previous.copy()
     plan.aspects.append(Aspect(text=x))
     return FollowUp(True, "add_aspect", x, plan=plan, rule="7 a facet", changes=[f"+ aspect {x}"])
 

@@ -98,7 +98,7 @@ def combine(rules: QueryPlan, model_perspective: QueryPerspective | None) -> Que
         return rules
     if not _VIEWPOINT_WORD.search(model_perspective.text):
         return rules
-    plan = QueryPlan.from_dict(rules.to_dict())
+    plan = rules.copy()
     plan.perspectives = [model_perspective]
     span = model_perspective.span or (0, 0)
     plan.root_query = _root_text(
@@ -231,7 +231,7 @@ def capable_plan(rules: QueryPlan, backend: Any) -> QueryPlan:
     """
     try:
         model = llm_plan(rules.question, backend)
-        plan = QueryPlan.from_dict(rules.to_dict())
+        plan = rules.copy()
         took = False
         model_decides = _rules_defaulted(rules) and model.intent != rules.intent
         if model_decides and (model.intent != "lookup" or model.aspects):
