@@ -553,6 +553,9 @@ class TurnResult:
     retrieval: dict[str, Any] = field(default_factory=dict)  # retrieval settings used
     # the ranked list of a lookup question (plan.intent == "lookup"); None otherwise
     lookup: Lookup | None = None
+    # a question about an earlier answer ("why is [8] under Claim B?"), answered from the
+    # session log without a search (assistant.thread): the text answer; "" otherwise
+    reply: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -567,6 +570,8 @@ class TurnResult:
         }
         if self.lookup is not None:
             d["lookup"] = self.lookup.to_dict()
+        if self.reply:
+            d["reply"] = self.reply
         return d
 
     @classmethod
@@ -584,4 +589,5 @@ class TurnResult:
             model=dict(data.get("model", {})),
             retrieval=dict(data.get("retrieval", {})),
             lookup=Lookup.from_dict(data["lookup"]) if data.get("lookup") else None,
+            reply=str(data.get("reply") or ""),
         )

@@ -7,11 +7,12 @@ has a topic of its own is :mod:`assistant.understand.followup`'s.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from assistant.errors import InputError
-from assistant.models import QueryPlan, Reference, TurnResult
+from assistant.models import QueryPlan, Reference, Summary, TurnResult
 from assistant.understand.followup import FollowUp, resolve
 
 # edits that re-run the pass with the edited plan
@@ -145,3 +146,119 @@ def describe_follow(follow: FollowUp) -> dict[str, Any]:
         "rule": follow.rule,
         "changes": follow.changes,
     }
+
+
+# --------------------------------------------------------------------------- one step
+
+
+class TurnLike(Protocol):
+    """A recorded turn as the session log gives it back (``store.StoredTurn``)."""
+
+    id: int
+    result: TurnResult
+
+
+def plan_diff(old: QueryPlan, new: QueryPlan) -> list[str]:
+    """What ``new`` changes in ``old``, one line a change, as the app shows a follow-up's
+    plan ("+ constraint language es", "- aspect cost", "~ side con → pro")."""
+    out: list[str] = []
+    if old.root_query != new.root_query:
+        out.append(f"~ topic {old.root_query} → {new.root_query}")
+    if old.intent != new.intent:
+        out.append(f"~ intent {old.intent} → {new.intent}")
+    if old.target_side != new.target_side:
+        if old.target_side is None:
+            out.append(f"+ side {new.target_side}")
+        elif new.target_side is None:
+            out.append(f"- side {old.target_side}")
+        else:
+            out.append(f"~ side {old.target_side} → {new.target_side}")
+    if old.claims != new.claims:
+        out.append(f"~ claims {new.claims[0]} | {new.claims[1]}")
+
+    def lines(sign: str, a: Iterable[str], b: Iterable[str], what: str) -> None:
+        bs = set(b)
+        out.extend(f"{sign} {what} {x}" for x in dict.fromkeys(a) if x not in bs)
+
+    def cons(plan: QueryPlan) -> list[str]:
+        return [
+            f"{c.dimension} {'not ' if c.negated else ''}{c.value}".strip()
+            for c in plan.constraints
+        ]
+
+    for what, a, b in (
+        ("aspect", [x.text for x in old.aspects], [x.text for x in new.aspects]),
+        ("constraint", cons(old), cons(new)),
+        ("perspective", [p.text for p in old.perspectives], [p.text for p in new.perspectives]),
+    ):
+        lines("-", a, b, what)
+        lines("+", b, a, what)
+    return out
+
+
+@dataclass
+class Step:
+    """What to do with a typed turn in a session: run a pass (``plan`` None: a new topic,
+    parsed afresh) or answer from the log (``reply``)."""
+
+    follow: FollowUp
+    follows: int | None = None  # the turn it edits (None: a new topic)
+    plan: QueryPlan | None = None
+    skip: dict[str, set[str]] | None = None
+    reply: str = ""
+    changes: list[str] = field(default_factory=list)
+
+
+def base_turn(turns: Sequence[TurnLike]) -> TurnLike | None:
+    """The turn a follow-up edits: the last one answered with a search (a question about
+    an answer is itself answered from the log, so it is skipped)."""
+    for t in reversed(turns):
+        if getattr(t, "status", "done") == "done" and not t.result.reply:
+            return t
+    return None
+
+
+def next_step(question: str, turns: Sequence[TurnLike]) -> Step:
+    """Read ``question`` against the session's turns (oldest first) and say what to do.
+
+    The one entry point of ``sphere ask --session`` and the app: the follow-up rule
+    (:func:`assistant.understand.followup.resolve`) against the last searched turn, then
+    the edit applied (a plan edit, "more" with every cited document skipped, "drop [n]",
+    or an answer from the log)."""
+    last = base_turn(turns)
+    if last is None:
+        return Step(resolve(question, None))
+    follow, plan = continue_plan(question, last.result.plan, last.id)
+    if not follow.follows:
+        return Step(follow)
+    if follow.edit in LOG_EDITS:
+        return Step(
+            follow, last.id, reply=answer_from_log(follow, last.result), changes=[follow.edit]
+        )
+    skip = None
+    if follow.edit == "drop_ref":
+        plan, skip = drop_plan(follow, last.result, last.id)
+        plan.question = question
+    elif follow.edit == "more":
+        skip = more_skip(thread_of(list(turns), last.id))
+    if plan is None:
+        raise InputError(f"“{question}” cannot be answered as a follow-up of turn {last.id}")
+    return Step(follow, last.id, plan=plan, skip=skip, changes=list(follow.changes))
+
+
+def reply_turn(question: str, step: Step, base: TurnResult) -> TurnResult:
+    """The session-log record of an answer from the log: the base plan, marked as following
+    its turn, no hits, no claims, the text in ``reply``."""
+    plan = base.plan.copy()
+    plan.question = question
+    plan.follows = step.follows
+    plan.derivation = f"{step.follow.edit}: {step.follow.value}"
+    return TurnResult(
+        question=question,
+        plan=plan,
+        hits={},
+        summary=Summary(question=question, claims=[], notes=[]),
+        index=base.index,
+        model=dict(base.model),
+        reply=step.reply,
+    )

@@ -51,7 +51,14 @@ def test_questions_about_the_answer_come_from_the_log(
     text = _ask(["compare [1] and [2]", "--session", "1"], capsys)
     assert "[1] " in text and "\n[2] " in text
     with SessionStore(Path(__import__("os").environ["SPHERE_SESSION_DB"])) as store:
-        assert len(store.turns(1)) == 1  # no new search, nothing recorded
+        turns = store.turns(1)
+    # recorded in the thread, answered without a search (no hits, no claims)
+    assert [t.result.plan.follows for t in turns] == [None, 1, 1]
+    assert all(t.result.reply and not t.result.hits for t in turns[1:])
+    assert turns[1].result.plan.derivation == "explain_ref: 1"
+    # a follow-up after them edits the last searched turn, not the reply
+    out = json.loads(_ask(["only documents in Spanish", "--session", "1", "--json"], capsys))
+    assert out["plan"]["follows"] == 1
     with pytest.raises(SystemExit) as exc:
         main(["ask", "why is [99] there?", "--session", "1", "--no-llm"])
     assert exc.value.code != 0

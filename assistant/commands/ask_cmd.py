@@ -202,54 +202,39 @@ def _continue_session(
     (from the log for questions about the answer), and record the turn in the session."""
     from assistant.pipeline import Pipeline
     from assistant.store import SessionStore
-    from assistant.thread import (
-        LOG_EDITS,
-        answer_from_log,
-        continue_plan,
-        describe_follow,
-        drop_plan,
-        more_skip,
-        thread_of,
-    )
+    from assistant.thread import base_turn, describe_follow, next_step, reply_turn
 
     with SessionStore(settings.session_db) as store:
         turns = [t for t in store.turns(session_id) if t.status == "done"]
-        if not turns:
+        base = base_turn(turns)
+        if base is None:
             raise InputError(f"session {session_id} has no answered turn to follow")
-        last = turns[-1]
-        follow, plan = continue_plan(question, last.result.plan, last.id)
-        if follow.follows and follow.edit in LOG_EDITS:
-            text = answer_from_log(follow, last.result)
+        step = next_step(question, turns)
+        if step.reply:
+            turn_id = store.add_turn(session_id, reply_turn(question, step, base.result))
             if as_json:
                 click.echo(
                     json.dumps(
                         {
                             "question": question,
-                            "follows": last.id,
-                            "followup": describe_follow(follow),
-                            "answer": text,
+                            "turn": turn_id,
+                            "follows": step.follows,
+                            "followup": describe_follow(step.follow),
+                            "answer": step.reply,
                         },
                         indent=2,
                         ensure_ascii=False,
                     )
                 )
             else:
-                click.echo(text)
+                click.echo(step.reply)
             return
-        skip = None
-        if follow.follows and follow.edit == "drop_ref":
-            plan, skip = drop_plan(follow, last.result, last.id)
-            plan.question = question
-        elif follow.follows and follow.edit == "more":
-            skip = more_skip(thread_of(turns, last.id))
-        if follow.follows and plan is None:
-            raise InputError(f"“{question}” cannot be answered as a follow-up of turn {last.id}")
-        pipeline = Pipeline.from_settings(settings, index_name or last.result.index or None)
+        pipeline = Pipeline.from_settings(settings, index_name or base.result.index or None)
         try:
-            result = pipeline.run(question, plan=plan, skip=skip)  # type: ignore[arg-type]
+            result = pipeline.run(question, plan=step.plan, skip=step.skip)  # type: ignore[arg-type]
         finally:
             pipeline.close()
         store.add_turn(session_id, result)
-    if not as_json and not as_markdown and plan is not None:
-        click.echo(f"Follows turn {last.id}: " + "; ".join(follow.changes))
+    if not as_json and not as_markdown and step.plan is not None:
+        click.echo(f"Follows turn {step.follows}: " + "; ".join(step.changes))
     _show(result, as_json, as_markdown)
