@@ -194,3 +194,17 @@ def test_snapshot_missing_index(snap_compare: Any, tmp_path: Path) -> None:
     # a fixed path, so the message in the snapshot does not change between runs
     app = build_app(Path("/srv/sphere"), factory=missing_index_factory)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_follow_up_diff(snap_compare: Any, tmp_path: Path) -> None:
+    """A follow-up's plan drawn as a diff against the turn it follows."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _answered(pilot)
+        await _ask(pilot, "only documents in Spanish")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=run_before)

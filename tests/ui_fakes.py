@@ -325,6 +325,7 @@ class ScriptedPipeline:
         self.gate = gate
         self.empty_con = empty_con
         self.calls: list[tuple[str, QueryPlan | None]] = []
+        self.skips: list[dict[str, set[str]] | None] = []
         self.lookup = lookup  # answer every question with the sample lookup
         self.paused = threading.Event()  # set when run() is waiting at the gate
         self._index_names = index_names or ["demo", "papers"]
@@ -336,8 +337,10 @@ class ScriptedPipeline:
         plan: QueryPlan | None = None,
         progress: Callable[[Progress], None] | None = None,
         cancel: threading.Event | None = None,
+        skip: dict[str, set[str]] | None = None,
     ) -> TurnResult:
         self.calls.append((question, plan))
+        self.skips.append(skip)
         report = progress or (lambda p: None)
         steps = [
             Progress("understanding"),

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
@@ -30,7 +31,8 @@ from textual.widgets import Footer, Header, Input, Static
 
 from assistant.config import Settings
 from assistant.errors import CancelledError, SphereError
-from assistant.models import LookupRow, Progress, QueryPlan, Reference, TurnResult
+from assistant.models import LookupRow, Progress, QueryPlan, Reference, Side, TurnResult
+from assistant.thread import next_step, reply_turn
 from assistant.ui.components.answer_view import CitationMarker
 from assistant.ui.components.chat_input import ChatInput
 from assistant.ui.components.evidence_pane import EvidencePane
@@ -92,6 +94,15 @@ WELCOME = (
 EXAMPLE = "Try: Should school uniforms be mandatory?"
 PROBLEM_HIDDEN = {"new_session", "toggle_sidebar", "export", "edit_plan"}
 ModelChooser = Callable[[Settings, Any], tuple[Settings, str]]
+
+
+@dataclass
+class ThreadTurn:
+    """An answered turn as :func:`assistant.thread.next_step` reads it (the session log's
+    turn id; the turn's key in the app when nothing is logged)."""
+
+    id: int
+    result: TurnResult
 
 
 class ModelCommands(Provider):
@@ -305,23 +316,72 @@ class SphereApp(App[None]):
             box.value = ""
 
     def ask(self, question: str, plan: QueryPlan | None = None) -> bool:
-        """Start a turn; ``False`` if one is already running."""
+        """Start a turn; ``False`` if one is already running.
+
+        A typed question (no ``plan``) is first read against the conversation
+        (:func:`assistant.thread.next_step`): a follow-up runs the previous plan with its
+        edit applied (shown as a diff), a question about an answer ("why is [3] there?")
+        is answered from the answers on screen without a search, and anything else is a
+        new topic."""
         if self._active_turn is not None:
             self.notify("A question is still running. Esc cancels it.", severity="warning")
             return False
+        skip = None
+        previous: QueryPlan | None = None
+        edited = plan  # a plan the user edited (shown as such)
+        if plan is None:
+            try:
+                step = next_step(question, self._thread())
+            except SphereError as exc:  # "why is [99] there?" when there is no [99]
+                self._mount_turn(TurnView(next(self._turn_keys), question, error=exc))
+                return True
+            base = self._turn_by_id(step.follows)
+            previous = base.result.plan if base is not None and base.result else None
+            if step.reply and base is not None and base.result is not None:
+                result = reply_turn(question, step, base.result)
+                key = next(self._turn_keys)
+                view = TurnView(key, question, result=result, previous=previous)
+                self._turns[key] = view
+                self._mount_turn(view)
+                self._commit(result, view)
+                return True
+            plan, skip = step.plan, step.skip
+        elif plan.follows is not None:
+            base = self._turn_by_id(plan.follows)
+            previous = base.result.plan if base is not None and base.result else None
         key = next(self._turn_keys)
-        turn = TurnView(key, question, plan=plan, clock=self.clock)
+        turn = TurnView(key, question, plan=edited, clock=self.clock, previous=previous)
         self._turns[key] = turn
-        self.query_one("#welcome").display = False
-        conversation = self.query_one("#conversation", VerticalScroll)
-        conversation.mount(turn)
-        conversation.scroll_end(animate=False)
+        self._mount_turn(turn)
         self._active_turn = key
         self._cancel = threading.Event()
         self.query_one(ChatInput).add_class("-busy")
         self.refresh_bindings()
-        self._run_turn(key, question, plan, self._cancel, self.index_name)
+        self._run_turn(key, question, plan, self._cancel, self.index_name, skip)
         return True
+
+    def _mount_turn(self, turn: TurnView) -> None:
+        self._turns.setdefault(turn.turn_key, turn)
+        self.query_one("#welcome").display = False
+        conversation = self.query_one("#conversation", VerticalScroll)
+        conversation.mount(turn)
+        conversation.scroll_end(animate=False)
+
+    def _thread(self) -> list[ThreadTurn]:
+        """The answered turns on screen, oldest first, as the follow-up rule reads them."""
+        return [
+            ThreadTurn(t.turn_id if t.turn_id is not None else t.turn_key, t.result)
+            for t in self._turns.values()
+            if t.result is not None and t.is_attached
+        ]
+
+    def _turn_by_id(self, turn_id: int | None) -> TurnView | None:
+        if turn_id is None:
+            return None
+        for t in self._turns.values():
+            if (t.turn_id if t.turn_id is not None else t.turn_key) == turn_id:
+                return t
+        return None
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="ask")
     def _run_turn(
@@ -331,6 +391,7 @@ class SphereApp(App[None]):
         plan: QueryPlan | None,
         cancel: threading.Event,
         index_name: str,
+        skip: dict[Side, set[str]] | None = None,
     ) -> None:
         try:
             pipeline = self._ensure_pipeline(index_name)
@@ -339,6 +400,7 @@ class SphereApp(App[None]):
                 plan=plan,
                 progress=lambda p: self._report(key, p),
                 cancel=cancel,
+                skip=skip,
             )
         except CancelledError:
             self.post_message(TurnCancelled(key))
@@ -367,7 +429,7 @@ class SphereApp(App[None]):
         if turn is None:
             return
         turn.show_result(message.result)
-        self._commit(message.result)
+        self._commit(message.result, turn)
         # queued on the conversation, behind the scroll_end of the turn's start (a
         # callback queued on the app could run before it and be undone); immediate and
         # unanimated, so no scroll is still pending when the next screen is drawn
@@ -388,8 +450,9 @@ class SphereApp(App[None]):
         if turn is not None:
             turn.show_cancelled()
 
-    def _commit(self, result: TurnResult) -> None:
-        """Record a finished turn; the session is created with its first answer."""
+    def _commit(self, result: TurnResult, view: TurnView | None = None) -> None:
+        """Record a finished turn (its id goes on ``view``, for the follow-ups that edit
+        it); the session is created with its first answer."""
         if self.store is None:
             return
         try:
@@ -401,7 +464,9 @@ class SphereApp(App[None]):
                     model=result.model or None,
                     embedder=self.settings.embedder.model,
                 )
-            self.store.add_turn(self.session_id, result)
+            turn_id = self.store.add_turn(self.session_id, result)
+            if view is not None and isinstance(turn_id, int):
+                view.turn_id = turn_id
         except Exception as exc:
             self.notify(error_text(exc), title="Could not save this answer", severity="error")
             return
@@ -534,9 +599,17 @@ class SphereApp(App[None]):
         self._clear_conversation()
         self.session_id = session_id
         views = []
+        plans = {item.id: item.result.plan for item in stored}
         for item in stored:
             key = next(self._turn_keys)
-            view = TurnView(key, item.result.question, result=item.result)
+            follows = item.result.plan.follows
+            view = TurnView(
+                key,
+                item.result.question,
+                result=item.result,
+                previous=plans.get(follows) if follows is not None else None,
+            )
+            view.turn_id = item.id
             self._turns[key] = view
             views.append(view)
         if views:

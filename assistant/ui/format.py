@@ -216,6 +216,21 @@ def balance_text(balance: BalanceReport) -> str:
     return " · ".join(parts)
 
 
+def follow_up_lines(plan: QueryPlan, previous: QueryPlan | None) -> tuple[str, list[str]]:
+    """A follow-up's heading ("Follows turn 3 · add_constraint") and its changes: the
+    plan's diff against the plan it edits, or, where the plan itself is unchanged
+    ("more", "drop [5]", "why is [2] there?") or that plan is not at hand, the changes its
+    derivation records."""
+    from assistant.thread import plan_diff
+
+    edit, _, recorded = plan.derivation.partition(": ")
+    head = f"Follows turn {plan.follows}" + (f" · {edit.replace('_', ' ')}" if edit else "")
+    changes = plan_diff(previous, plan) if previous is not None else []
+    if not changes and recorded and edit not in ("explain_ref", "compare_refs"):
+        changes = [c.strip() for c in recorded.split(";") if c.strip()]
+    return head, changes
+
+
 def plan_lines(plan: QueryPlan) -> list[tuple[str, str]]:
     """The query plan as (label, value) rows for the plan view."""
     rows = [("Root query", plan.root_query or "—")]

@@ -142,4 +142,7 @@ def text_to_plan(text: str, original: QueryPlan) -> QueryPlan:
         intent=intent,  # type: ignore[arg-type]  # checked against INTENTS above
         target_side=_side(data.get("target_side"), "target_side"),  # type: ignore[arg-type]
         source="user",
+        # an edited follow-up still follows its turn
+        follows=original.follows,
+        derivation=(original.derivation + "; edited by you") if original.follows else "",
     )

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from assistant.config import Settings
-from assistant.models import Document, Progress, QueryPlan, TurnResult
+from assistant.models import Document, Progress, QueryPlan, Side, TurnResult
 
 
 class ResearchPipeline(Protocol):
@@ -26,8 +26,10 @@ class ResearchPipeline(Protocol):
         plan: QueryPlan | None = None,
         progress: Callable[[Progress], None] | None = None,
         cancel: threading.Event | None = None,
+        skip: dict[Side, set[str]] | None = None,
     ) -> TurnResult:
-        """Answer ``question``; raise ``CancelledError`` soon after ``cancel`` is set."""
+        """Answer ``question``; raise ``CancelledError`` soon after ``cancel`` is set.
+        ``skip``: per side, documents to leave out (a follow-up's "more", "drop [n]")."""
         ...
 
     def passage_text(self, passage_id: int) -> str:

@@ -14,7 +14,7 @@ from assistant.errors import SphereError
 from assistant.models import Progress, QueryPlan, TurnResult
 from assistant.ui.components.answer_view import AnswerView
 from assistant.ui.components.lookup_view import LookupView
-from assistant.ui.components.plan_view import PlanView
+from assistant.ui.components.plan_view import FollowUpView, PlanView
 from assistant.ui.components.progress_panel import ProgressPanel
 from assistant.ui.format import format_elapsed
 from assistant.ui.messages import EditPlanRequested
@@ -39,13 +39,21 @@ class TurnView(Vertical):
         plan: QueryPlan | None = None,
         clock: Callable[[], float] | None = None,
         result: TurnResult | None = None,
+        previous: QueryPlan | None = None,
+        error: BaseException | None = None,
     ) -> None:
-        """A running turn (give ``clock``) or a finished one (give ``result``)."""
-        super().__init__(classes="-running" if result is None else "-done")
+        """A running turn (give ``clock``), a finished one (give ``result``) or one that
+        failed before it started (give ``error``). ``previous``: the plan of the turn a
+        follow-up edits (its plan is shown as a diff against it)."""
+        state = "-failed" if error is not None else "-running" if result is None else "-done"
+        super().__init__(classes=state)
         self.turn_key = turn_key
+        self.turn_id: int | None = None  # the session log's id, once recorded
         self.question = question
         self.edited_plan = plan
         self.result = result
+        self.previous = previous
+        self.error = error
         self._clock = clock or (lambda: 0.0)
 
     def compose(self) -> ComposeResult:
@@ -53,7 +61,9 @@ class TurnView(Vertical):
         if self.edited_plan is not None:
             parts.append(("  (re-run with edited plan)", "$text-muted"))
         yield Static(Content.assemble(*parts), classes="question")
-        if self.result is None:
+        if self.error is not None:
+            yield Static(Content(error_text(self.error)), classes="turn-error")
+        elif self.result is None:
             yield ProgressPanel(self._clock)
         else:
             yield from self._result_widgets(self.result)
@@ -76,6 +86,15 @@ class TurnView(Vertical):
         return elapsed
 
     def _result_widgets(self, result: TurnResult) -> list[Widget]:
+        if result.reply:  # a question about an earlier answer, answered from the log
+            return [
+                FollowUpView(result.plan, self.previous),
+                Static(Content(result.reply), classes="turn-reply"),
+                Static(
+                    Content("answered from this session's answers · no new search"),
+                    classes="turn-meta",
+                ),
+            ]
         total = sum(result.timings.values())
         n_docs = sum(len(v) for v in result.hits.values())
         meta = f"{n_docs} documents retrieved · answered in {format_elapsed(total)}"
@@ -86,7 +105,11 @@ class TurnView(Vertical):
             if result.lookup is not None
             else AnswerView(result.summary, self.turn_key)
         )
-        return [PlanView(result.plan), answer, Static(Content(meta), classes="turn-meta")]
+        return [
+            PlanView(result.plan, self.previous),
+            answer,
+            Static(Content(meta), classes="turn-meta"),
+        ]
 
     def show_result(self, result: TurnResult) -> None:
         self._finish("-done")

@@ -21,6 +21,13 @@ perspectives that support it and the documents they cite. A **lookup** (items
 with wanted properties: "a hotel with quiet rooms and breakfast included")
 gets a table instead: one row per document, ✓ or ✗ for each aspect.
 
+**Follow-ups** edit the last answer instead of starting over: "what about the
+cost?", "only documents in Spanish", "just the case against", "what do
+teachers say?", "more from the other side", "drop [5]". The plan shows what
+changed ("+ constraint language es"). "Why is [8] there?" and "compare [2]
+and [8]" are answered from the answers on screen, without a new search. A
+question with a topic of its own starts a new thread.
+
 | Key | Does |
 | --- | --- |
 | Enter | ask the question in the box |

@@ -1,0 +1,186 @@
+"""Follow-ups in the app: a typed turn without a topic of its own edits the last answer's
+plan (shown as a diff), questions about an answer come from the answers on screen, and a
+reopened session continues its thread. Pilot tests with the scripted pipeline; the
+follow-up rule is the real one (assistant.understand.followup)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+from assistant.ui.components.answer_view import ClaimColumn
+from assistant.ui.components.plan_view import FollowUpView
+from assistant.ui.components.turn_view import TurnView
+from assistant.ui.screens.plan_editor import PlanEditorScreen
+from tests.test_ui_app import QUESTION, ask, finish, run, text_of
+from tests.ui_fakes import MemoryStore, ScriptedPipeline, build_app
+
+
+def _turns(app: object) -> list[TurnView]:
+    return list(app.query(TurnView))  # type: ignore[attr-defined]
+
+
+def test_a_constraint_follow_up_edits_the_plan_and_shows_the_diff(tmp_path: Path) -> None:
+    pipe = ScriptedPipeline()
+    store = MemoryStore()
+    app = build_app(tmp_path, pipeline=pipe, store=store)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await ask(pilot)
+        await finish(pilot)
+        await ask(pilot, "only documents in Spanish")
+        await finish(pilot)
+        first, second = _turns(app)
+        diff = text_of(second.query_one(FollowUpView))
+        assert f"Follows turn {first.turn_id}" in diff
+        assert "+ constraint language es" in diff
+        assert "(re-run with edited plan)" not in text_of(second)
+        assert not first.query(FollowUpView)  # the first turn follows nothing
+        await ask(pilot, "what about the side effects?")
+        await finish(pilot)
+        third = _turns(app)[2]
+        assert "+ aspect side effects" in text_of(third.query_one(FollowUpView))
+        assert f"Follows turn {second.turn_id}" in text_of(third.query_one(FollowUpView))
+
+    run(app, flow)
+    (_, first), (_, second), (_, third) = pipe.calls
+    assert first is None and second is not None and third is not None
+    assert second.follows == 1 and second.root_query == "vaccination compulsory school children"
+    assert ("language", "es") in {(c.dimension, c.value) for c in second.constraints}
+    # an edit changes one thing: the constraint stays, the aspect is added
+    assert ("language", "es") in {(c.dimension, c.value) for c in third.constraints}
+    assert "side effects" in [a.text for a in third.aspects] and third.follows == 2
+    (info,) = store.list_sessions()
+    assert [t.result.plan.follows for t in store.turns(info.id)] == [None, 1, 2]
+
+
+def test_a_new_topic_is_not_a_follow_up(tmp_path: Path) -> None:
+    pipe = ScriptedPipeline()
+    app = build_app(tmp_path, pipeline=pipe)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await ask(pilot)
+        await finish(pilot)
+        await ask(pilot, "Is nuclear power safe?")
+        await finish(pilot)
+        assert not _turns(app)[1].query(FollowUpView)
+
+    run(app, flow)
+    assert pipe.calls[1] == ("Is nuclear power safe?", None)  # parsed afresh
+
+
+def test_questions_about_the_answer_are_answered_without_a_search(tmp_path: Path) -> None:
+    pipe = ScriptedPipeline()
+    store = MemoryStore()
+    app = build_app(tmp_path, pipeline=pipe, store=store)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await ask(pilot)
+        await finish(pilot)
+        await ask(pilot, "why is [3] under Claim B?")
+        await finish(pilot)
+        reply = _turns(app)[1]
+        shown = text_of(reply)
+        assert "[3] " in shown and "under Claim B" in shown and "quote: “" in shown
+        assert "no new search" in shown and not reply.query(ClaimColumn)
+        await ask(pilot, "compare [1] and [3]")
+        await finish(pilot)
+        assert "under Claim A" in text_of(_turns(app)[2])
+        # a reference the answer does not have: said in the turn, nothing recorded
+        await ask(pilot, "why is [42] there?")
+        await finish(pilot)
+        bad = _turns(app)[3]
+        assert bad.has_class("-failed") and "no reference [42]" in text_of(bad)
+
+    run(app, flow)
+    assert len(pipe.calls) == 1  # no search after the first question
+    (info,) = store.list_sessions()
+    turns = store.turns(info.id)
+    assert [t.result.plan.follows for t in turns] == [None, 1, 1]
+    assert turns[1].result.reply and not turns[1].result.hits
+
+
+def test_more_and_drop_skip_documents(tmp_path: Path) -> None:
+    pipe = ScriptedPipeline()
+    app = build_app(tmp_path, pipeline=pipe)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await ask(pilot)
+        await finish(pilot)
+        await ask(pilot, "show me more")
+        await finish(pilot)
+        assert "+ page" in text_of(_turns(app)[1].query_one(FollowUpView))
+        await ask(pilot, "drop [1]")
+        await finish(pilot)
+        assert "- reference [1]" in text_of(_turns(app)[2].query_one(FollowUpView))
+
+    run(app, flow)
+    cited = {"d1", "d2", "d3", "d4"}  # what the scripted answer cites
+    first, more, drop = pipe.skips
+    assert first is None and more is not None and drop is not None
+    assert more == {"pro": cited, "con": cited}  # every cited document, out of both rankings
+    assert drop == {"pro": {"d1"}, "con": {"d1"}}  # reference [1] only
+
+
+def test_a_reopened_session_continues_its_thread(tmp_path: Path) -> None:
+    store_mod = pytest.importorskip("assistant.store")
+    db = tmp_path / "sessions.db"
+    pipe = ScriptedPipeline()
+    app = build_app(tmp_path, pipeline=pipe, store=store_mod.SessionStore(db))
+
+    async def first(pilot: Pilot[None]) -> None:
+        await ask(pilot)
+        await finish(pilot)
+        await ask(pilot, "only documents in Spanish")
+        await finish(pilot)
+
+    run(app, first)
+    store = store_mod.SessionStore(db)
+    (info,) = store.list_sessions()
+    ids = [t.id for t in store.turns(info.id)]
+    pipe2 = ScriptedPipeline()
+    app2 = build_app(tmp_path, pipeline=pipe2, store=store)
+
+    async def reopen(pilot: Pilot[None]) -> None:
+        app2.open_session(info.id)
+        await finish(pilot)
+        shown = text_of(_turns(app2)[1].query_one(FollowUpView))
+        assert f"Follows turn {ids[0]}" in shown and "+ constraint language es" in shown
+        await ask(pilot, "just the case against")
+        await finish(pilot)
+
+    run(app2, reopen)
+    ((_, plan),) = pipe2.calls
+    assert plan is not None and plan.follows == ids[1] and plan.target_side == "con"
+    assert ("language", "es") in {(c.dimension, c.value) for c in plan.constraints}
+    assert [t.result.plan.follows for t in store.turns(info.id)] == [None, ids[0], ids[1]]
+
+
+def test_editing_a_follow_up_plan_keeps_its_thread(tmp_path: Path) -> None:
+    pipe = ScriptedPipeline()
+    app = build_app(tmp_path, pipeline=pipe)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await ask(pilot, QUESTION)
+        await finish(pilot)
+        await ask(pilot, "only documents in Spanish")
+        await finish(pilot)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, PlanEditorScreen)
+        area = editor.query_one(TextArea)
+        area.text = area.text.replace("value: es", "value: fr")
+        await pilot.press("ctrl+s")
+        await finish(pilot)
+        edited = _turns(app)[2]
+        assert "(re-run with edited plan)" in text_of(edited)
+        assert "+ constraint language fr" in text_of(edited.query_one(FollowUpView))
+
+    run(app, flow)
+    _, plan = pipe.calls[2]
+    assert plan is not None and plan.follows == 1 and plan.source == "user"
+    assert ("language", "fr") in {(c.dimension, c.value) for c in plan.constraints}
