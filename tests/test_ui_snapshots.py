@@ -96,6 +96,36 @@ def test_finished_answer_starts_at_the_top_of_the_view(tmp_path: Path) -> None:
     assert 0 <= turn_y - scroll_y <= 1, (scroll_y, max_scroll_y, turn_y)
 
 
+def test_a_second_answer_starts_at_the_top_of_the_view(tmp_path: Path) -> None:
+    """The second turn's answer is scrolled to its top too: the scroll waits for the
+    answer to be mounted (before, it was clamped while the answer's height was unknown,
+    and the view stayed on the first answer)."""
+    import asyncio
+
+    from assistant.ui.components.turn_view import TurnView
+
+    async def go() -> tuple[int, int, int]:
+        app = _app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _answered(pilot)
+            await _ask(pilot, "Is nuclear power safe?")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.wait_for_scheduled_animations()
+            await pilot.pause()
+            conversation = app.query_one("#conversation")
+            turn = list(conversation.query(TurnView))[-1]
+            return (
+                int(conversation.scroll_y),
+                int(conversation.max_scroll_y),
+                turn.virtual_region.y,
+            )
+
+    scroll_y, max_scroll_y, turn_y = asyncio.run(go())
+    assert turn_y > 0 and max_scroll_y >= turn_y  # room to scroll the second turn to the top
+    assert 0 <= turn_y - scroll_y <= 1, (scroll_y, max_scroll_y, turn_y)
+
+
 def test_snapshot_answer_light_theme(snap_compare: Any, tmp_path: Path) -> None:
     app = _app(tmp_path, theme="textual-light")
     assert snap_compare(app, terminal_size=SIZE, run_before=_answered)

@@ -424,12 +424,15 @@ class SphereApp(App[None]):
             self.refresh_bindings()
         return self._turns.get(key)
 
-    def on_turn_finished(self, message: TurnFinished) -> None:
+    async def on_turn_finished(self, message: TurnFinished) -> None:
         turn = self._turn_over(message.turn_key)
         if turn is None:
             return
-        turn.show_result(message.result)
+        mounted = turn.show_result(message.result)
         self._commit(message.result, turn)
+        # the answer must be in the DOM before the scroll: a scroll to the turn's top
+        # computed while the answer's height is still unknown is clamped short of it
+        await mounted
         # queued on the conversation, behind the scroll_end of the turn's start (a
         # callback queued on the app could run before it and be undone); immediate and
         # unanimated, so no scroll is still pending when the next screen is drawn

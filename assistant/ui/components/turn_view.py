@@ -7,7 +7,7 @@ from collections.abc import Callable
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, Static
 
 from assistant.errors import SphereError
@@ -111,10 +111,11 @@ class TurnView(Vertical):
             Static(Content(meta), classes="turn-meta"),
         ]
 
-    def show_result(self, result: TurnResult) -> None:
+    def show_result(self, result: TurnResult) -> AwaitMount:
+        """Show the answer; await the returned mount to act once it is in the DOM."""
         self._finish("-done")
         self.result = result
-        self.mount_all(self._result_widgets(result))
+        return self.mount_all(self._result_widgets(result))
 
     def show_error(self, error: BaseException) -> None:
         self._finish("-failed")
