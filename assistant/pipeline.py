@@ -232,6 +232,12 @@ class Pipeline:
         emit(Progress("understanding", 0, 1, "reading the question"))
         if plan is None:
             plan = self.understand(q)
+        elif plan.follows is not None and self.backend is not None and self.capable:
+            # a capable model rewrites the follow-up into a standalone question; the
+            # rules check it (assistant.understand.rewrite)
+            from assistant.understand.rewrite import rewrite_followup
+
+            plan = rewrite_followup(plan, q, self.backend)
         timings["understand"] = time.perf_counter() - t0
         check()
 
