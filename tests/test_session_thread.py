@@ -1,5 +1,6 @@
 """A session shown as a thread: ``sphere sessions show`` and ``sphere export`` on a real
-session (the demo index, the real session log)."""
+session (the demo index, the real session log), and a follow-up's stance judgments made
+against the thread's topic rather than the follow-up's own words."""
 
 from __future__ import annotations
 
@@ -125,3 +126,56 @@ def test_one_turn_alone_names_the_turn_it_follows_by_its_id(thread: int) -> None
     text = turn_to_markdown(spanish.result)
     assert text.split("\n\n")[1] == "*Follows turn 4: \\+ constraint language es*"
     assert "- Follow-up edit: `add_constraint: + constraint language es`" in text
+
+
+def test_a_follow_up_judges_stance_against_the_threads_topic(demo_index_dir: Path) -> None:
+    """The stance model reads each claim with the question it answers: for "show me more"
+    that is the thread's question, so the documents the first answer judged are not
+    judged again (the same claim, the same text: the cache answers)."""
+    from types import SimpleNamespace
+
+    from assistant.config import load_settings
+    from assistant.pipeline import Pipeline
+    from assistant.thread import next_step
+
+    settings = load_settings(environ={**os.environ, "SPHERE_INDEX_DIR": str(demo_index_dir)})
+    settings = settings.model_copy(update={"llm": settings.llm.model_copy(update={"use": "never"})})
+    with Pipeline.from_settings(settings, "demo") as pipe:
+        stance = pipe.stance
+        assert stance is not None
+        stance.clear_cache()
+        asked: list[str] = []
+        real = stance.document_sides
+
+        def spy(question: str, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+            asked.append(question)
+            return real(question, *args, **kwargs)
+
+        stance.document_sides = spy
+        try:
+            judged = stance.judged
+            first = pipe.run(FIRST)
+            first_judged = stance.judged - judged
+            assert set(asked) == {FIRST}
+            asked.clear()
+            step = next_step("show me more", [SimpleNamespace(id=1, result=first, status="done")])
+            assert step.plan is not None and step.plan.question == "show me more"
+            judged = stance.judged
+            more = pipe.run("show me more", plan=step.plan, skip=step.skip)
+            more_judged = stance.judged - judged
+        finally:
+            del stance.document_sides
+    assert asked and set(asked) == {FIRST}  # not "show me more"
+    assert more.plan.follows == 1
+    # only the documents the first answer had not judged are new to the model
+    assert first_judged > 0 and more_judged < first_judged / 2
+
+
+def test_claims_question() -> None:
+    plan = example_turn().plan.copy()
+    plan.root_query = "school uniforms mandatory"
+    assert plan.claims_question() == plan.question
+    plan.follows, plan.question = 4, "show me more"
+    assert plan.claims_question() == "school uniforms mandatory"
+    plan.root_query = " "
+    assert plan.claims_question() == "show me more"
