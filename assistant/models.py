@@ -252,6 +252,15 @@ class QueryPlan:
         """An independent copy (its lists can be edited without touching this plan)."""
         return QueryPlan.from_dict(self.to_dict())
 
+    def claims_question(self) -> str:
+        """The question the plan's two claims answer (the stance model reads each claim
+        with it). A follow-up's ``question`` is the follow-up's own text ("show me more",
+        "only documents in Spanish"), not a question about the topic: for a follow-up,
+        the topic it inherited (``root_query``)."""
+        if self.follows is not None and self.root_query.strip():
+            return self.root_query
+        return self.question or self.root_query
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> QueryPlan:
         claims = data.get("claims") or ["", ""]

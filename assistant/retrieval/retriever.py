@@ -656,7 +656,7 @@ class Retriever:
                 sentences.append(t[s:e])
                 owner.append(j)
         claims = (pq.sides["pro"][0], pq.sides["con"][0])
-        question = plan.question or plan.root_query or pq.topic[0]
+        question = plan.claims_question() or pq.topic[0]
         judged, _probs = self.stance.document_sides(question, claims, sentences, owner, len(top))
         out: dict[int, dict[str, Any]] = {}
         for j, i in enumerate(top.tolist()):
