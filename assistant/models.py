@@ -261,6 +261,23 @@ class QueryPlan:
             return self.root_query
         return self.question or self.root_query
 
+    def search_question(self) -> str:
+        """The question retrieval searches with. A follow-up's own text ("show me more",
+        "what about the cost?") names no topic: for a follow-up, the topic it inherited
+        (``root_query``) with the facets the thread added to it (aspects and perspectives
+        whose words the topic does not already hold), so "more" pages the same ranking
+        and "what about the cost?" searches for the topic's cost."""
+        if self.follows is None or not self.root_query.strip():
+            return self.question or self.root_query
+        root = " ".join(self.root_query.split())
+        low = root.lower()
+        extra = [
+            " ".join(t.split())
+            for t in (*(a.text for a in self.aspects), *(p.text for p in self.perspectives))
+            if t.strip() and " ".join(t.split()).lower() not in low
+        ]
+        return " ".join([root, *dict.fromkeys(extra)])
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> QueryPlan:
         claims = data.get("claims") or ["", ""]

@@ -121,3 +121,22 @@ def test_the_shipped_dialogue_sets_load(name: str) -> None:
     for d in dialogues:
         for t in d["turns"][1:]:
             assert t["expect"]["follows"] == (t["expect"]["edit"] != "new_topic"), d["id"]
+
+
+def test_a_follow_up_searches_its_topic_and_added_facets_not_its_own_words() -> None:
+    from assistant.retrieval.retriever import plan_queries
+    from assistant.thread import continue_plan
+    from assistant.understand import parse_rules
+
+    first = parse_rules("Should school uniforms be mandatory?")
+    _, more = continue_plan("show me more", first, 1)
+    _, cost = continue_plan("what about the cost?", first, 1)
+    _, teachers = continue_plan("what do teachers say?", first, 1)
+    _, spanish = continue_plan("only documents in Spanish", first, 1)
+    assert more is not None and cost is not None and teachers is not None and spanish is not None
+    assert plan_queries(more).topic == plan_queries(first).topic  # the same ranking, paged
+    assert not any("more" in t for t in plan_queries(more).texts)
+    assert plan_queries(cost).topic[0] == "Should school uniforms be mandatory? cost"
+    assert plan_queries(teachers).topic[0].endswith("teachers")
+    assert not any("Spanish" in t for t in plan_queries(spanish).topic)
+    assert first.search_question() == first.question  # a first turn searches its question
