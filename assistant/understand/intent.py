@@ -71,7 +71,7 @@ _FACET: dict[Side, re.Pattern[str]] = {
         r"common|major|serious|potential|possible|known|health|environmental|economic|social)"
         r"\s+)*(?P<f>" + _alt(words) + r")(?![\w'])"
         r"(?:\s+(?:of|to|about|with|for|from|in|on|behind|de|du|des|de la|del|della|dei|delle|"
-        r"degli|do|da|dos|das|van|von|der|zu|voor|w/))?",
+        r"degli|do|da|dos|das|van|von|der|zu|voor|w/)(?![\w']))?",
         re.I,
     )
     for side, words in _PAIRS(cues.PRO_FACETS, cues.CON_FACETS)
