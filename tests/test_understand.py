@@ -304,3 +304,16 @@ def test_side_cues_end_at_a_word_and_cover_bare_objections() -> None:
     assert {s for s, _ in sides("Are there any criticisms?")} == {"con"}
     assert {s for s, _ in sides("nur die Gegenargumente")} == {"con"}
     assert {s for s, _ in sides("what's the best argument for it?")} == {"pro"}
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "side"),
+    [
+        ("Ist Homeoffice gut für die Produktivität?", "two_sided", None),  # good for
+        ("Le télétravail est-il bon pour la santé ?", "two_sided", None),
+        ("Warum sind viele für ein Tempolimit?", "one_sided", "pro"),  # in favour of
+    ],
+)
+def test_good_for_is_not_in_favour_of(question: str, intent: str, side: str | None) -> None:
+    plan = parse_rules(question)
+    assert (plan.intent, plan.target_side) == (intent, side)
