@@ -114,9 +114,24 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
         eval_group, ["conversation", "--data", str(p), "--json"], obj=Context(None)
     )
     assert res.exit_code == 0 and json.loads(res.output)["dialogues"] == 1
+    # several sets, one report each
+    res = CliRunner().invoke(
+        eval_group,
+        ["conversation", "--data", str(p), "--data", str(p), "--json"],
+        obj=Context(None),
+    )
+    assert res.exit_code == 0
+    sets = json.loads(res.output)["sets"]
+    assert [s["dialogues"] for s in sets] == [1, 1]
+    res = CliRunner().invoke(
+        eval_group, ["conversation", "--data", str(p), "--data", str(p)], obj=Context(None)
+    )
+    assert res.exit_code == 0 and res.output.count("resolved plan 100.0 %") == 2
 
 
-@pytest.mark.parametrize("name", ["conversation_dev.jsonl", "conversation_test.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["conversation_dev.jsonl", "conversation_dev2.jsonl", "conversation_test.jsonl"]
+)
 def test_the_shipped_dialogue_sets_load(name: str) -> None:
     dialogues = load_dialogues(Path(__file__).parent / "data" / name)
     assert len(dialogues) >= 60
