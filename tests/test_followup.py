@@ -224,6 +224,15 @@ LANG_DE = {"dimension": "language", "value": "de", "negated": False}
         ("What about the stress it causes?", "add_aspect", "stress it causes"),
         ("how does a ban like this affect local shop owners?", "add_aspect", "local shop owners"),
         ("what about in Berlin", "add_aspect", "Berlin"),
+        # facet nouns of debates in general; a quality noun
+        ("and bullying?", "add_aspect", "bullying"),
+        ("and radiation levels?", "add_aspect", "radiation levels"),
+        ("what about affordability", "add_aspect", "affordability"),
+        (
+            "no news articles",
+            "add_constraint",
+            {"dimension": "source", "value": "news", "negated": True},
+        ),
     ],
 )
 def test_mechanisms_read_follow_ups(text: str, edit: str, value: object) -> None:
@@ -252,6 +261,8 @@ def test_mechanisms_read_follow_ups(text: str, edit: str, value: object) -> None
         ("Should cities ban cars from their centres?", "what do economists think about tariffs?"),
         ("Should cities ban cars from their centres?", "is 5 a prime number?"),
         ("Is homework good for kids?", "Thanks! And should alcohol be taxed more heavily too?"),
+        ("Should the drinking age be 21?", "in Europe it's 18 right?"),
+        ("Should the drinking age be 21?", "Und das Wahlalter?"),  # "das" is an article here
     ],
 )
 def test_siblings_and_questions_of_their_own_are_new_topics(first: str, text: str) -> None:

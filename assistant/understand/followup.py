@@ -546,6 +546,9 @@ _NEGATION = re.compile(
 # kinds of document a source constraint names ("no opinion pieces", "stick to clinical trials")
 _DOC_KINDS = (
     *lx.SOURCE_NOUNS,
+    "articles",
+    "stories",
+    "news",
     "pieces",
     "posts",
     "reviews",
@@ -976,7 +979,8 @@ _ONES = re.compile(
 )
 _CLAUSE = re.compile(
     r"(?:^|,|\s)(?:is|are|was|were|should|shall|would|could|can|do|does|did|will|has|have|"
-    r"must|ought|who|whom|whose|why|where|when|which|whether|ist|sind|es|son|est|sont)\b",
+    r"must|ought|who|whom|whose|why|where|when|which|whether|ist|sind|es|son|est|sont)\b"
+    r"|\b(?:it|that|there|they|he|she|what|who|this|here)['’](?:s|re|ll|d|ve)\b",
     re.I,
 )
 _FACET_LEAD = re.compile(

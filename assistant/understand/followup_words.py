@@ -92,7 +92,7 @@ DROP_REASONS = frozenset(
 POINTERS = frozenset(
     split_words(
         "that it its this these those them their there such same eso esto ello "
-        "das dies dazu davon darüber daran ça cela ceci"
+        "dies dazu davon darüber daran ça cela ceci"
     )
 )
 
@@ -154,7 +154,18 @@ FACET_NOUNS = frozenset(
         "affordability convenience comfort attendance motivation behaviour behavior "
         "sleep anxiety depression addiction obesity diet exercise fitness development "
         "growth inflation taxes tax revenue debt unemployment poverty wildlife biodiversity "
-        "energy water land housing rent transport prices-wise "
+        "energy water land housing rent transport "
+        # what debates are argued about, in general
+        "bullying harassment discrimination racism sexism abuse corruption fraud "
+        "surveillance misinformation disinformation radiation storage disposal levels rates "
+        "transparency accountability liability insurance dependency withdrawal overdose "
+        "mortality deaths injuries casualties survival recovery recidivism deterrence "
+        "side-effect reputation trust morale wages salaries pensions savings subsidies "
+        "jobs-market demand supply usage adoption uptake scalability range "
+        "lifespan longevity carbon footprint accuracy bias fairness "
+        "consent autonomy dignity freedom-of-speech censorship terrorism "
+        "integration isolation loneliness attainment literacy "
+        "numeracy creativity concentration focus attention memory "
         # Spanish, German, French
         "coste costes costo costos precio precios seguridad salud empleo empleos "
         "medioambiente ambiente impacto efectos riesgos privacidad calidad ruido comercio "
