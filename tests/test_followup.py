@@ -233,6 +233,27 @@ LANG_DE = {"dimension": "language", "value": "de", "negated": False}
             "add_constraint",
             {"dimension": "source", "value": "news", "negated": True},
         ),
+        # long polite wrappers
+        (
+            "I was wondering whether you might be able to show me only material in German?",
+            "add_constraint",
+            LANG_DE,
+        ),
+        (
+            "Much appreciated! Would you be able to tell me what bus drivers make of all this?",
+            "add_perspective",
+            "bus drivers",
+        ),
+        ("Thank you kindly. Might you show me some more, when you have a moment?", "more", "both"),
+        # more phrasings of the same edits
+        ("no [6] please", "drop_ref", 6),
+        ("do 3 and 4 contradict each other?", "compare_refs", [3, 4]),
+        ("noch mehr Argumente dagegen", "more", "con"),
+        ("show me the rest", "more", "both"),
+        ("switch to the arguments against", "one_side", "con"),
+        ("now the arguments in favour", "one_side", "pro"),
+        ("¿y el coste para el estado?", "add_aspect", "coste para el estado"),
+        ("et les syndicats, ils en pensent quoi ?", "add_perspective", "syndicats"),
     ],
 )
 def test_mechanisms_read_follow_ups(text: str, edit: str, value: object) -> None:
@@ -288,6 +309,10 @@ def test_more_pages_the_side_in_force() -> None:
     assert resolve("more of the opposite view", pro).value == "con"
     assert resolve("next page", PREV).value == "both"
     assert resolve("more on the skeptical side", PREV).value == "con"
+
+
+def test_a_side_word_is_not_a_group() -> None:
+    assert resolve("only the opposing view", PREV).edit != "add_perspective"
 
 
 def test_a_group_after_a_group_view_is_another_view() -> None:

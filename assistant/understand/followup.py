@@ -244,7 +244,14 @@ _WRAP_START = re.compile(
     r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
     r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
     r"could i(?: please)?|can i|could we|can we|let's|lets|i want(?: to)?|"
-    r"tell me|gimme|give me|por favor|bitte|s'il (?:te|vous) pla[iî]t)\s+)*",
+    r"tell me|gimme|give me|por favor|bitte|s'il (?:te|vous) pla[iî]t)\s+|"
+    # "I was wondering whether you might be able to …", "if at all possible, …"
+    r"(?:i was wondering|i wonder|i'?d be (?:most |very |really )?grateful|"
+    r"i would be (?:most |very |really )?grateful|if (?:at all )?possible|"
+    r"is it possible|would it be possible|if you could|if it'?s not too much trouble|"
+    r"do you mind|might you|could you possibly|would you be able|are you able|be able|possibly)"
+    r"(?:\s+(?:whether|if)\s+you\s+(?:might|could|would|can)(?:\s+possibly)?)?"
+    r"(?:\s+be\s+able)?(?:\s+to)?[,]?\s+)*",
     re.I,
 )
 _WRAP_END = re.compile(
@@ -344,12 +351,13 @@ _REMOVE = re.compile(
     r"leave (?:(?:it|that|this)\s+)?out|leaving out|cut|scrap|toss|kill|throw (?:(?:it|that)\s+)?"
     r"out|discard|omit|erase|quita|quitar|elimina|eliminar|borra|borrar|saca|sacar|"
     r"entferne|entfernen|lösche|löschen|streiche|streichen|supprime[rz]?|enl[eè]ve[rz]?|"
-    r"retire[rz]?|ôte[rz]?)\b",
+    r"retire[rz]?|ôte[rz]?)\b|\bno(?=\s+(?:\[|#|ref(?:erence)?\s*\d|source\s*\d))",
     re.I,
 )
 _COMPARE_CUE = re.compile(
     r"\b(?:compare|compared|comparing|contrast|difference|differ|differs|different|versus|vs|"
-    r"disagree|agree|same|which|vergleiche?|compara|comparar)\b",
+    r"disagree|agree|same|which|contradict|contradicts|conflict|conflicts|consistent|match|"
+    r"each other|both|vergleiche?|compara|comparar)\b",
     re.I,
 )
 _PAIR_LINK = re.compile(
@@ -427,7 +435,8 @@ def _reference(text: str, previous: QueryPlan) -> FollowUp | None:
 # --------------------------------------------------------------------------- 2 more
 
 _MORE_CUE = re.compile(
-    r"\b(?:more|further|additional|others|another|else|next|keep going|continue|go on|"
+    r"\b(?:more|further|additional|others|another|else|next|keep going|continue|go on|the rest|"
+    r"remaining|"
     r"más|mas|otros|otras|mehr|weitere[nrs]?|weitere|plus|encore|autres)\b",
     re.I,
 )
@@ -455,7 +464,7 @@ _MORE_WORDS = frozenset(
         "otros otras mehr weitere weiteren weiterer weiteres plus encore autres side sides view "
         "views camp arguments argument evidence reasons points examples results links options "
         "ones page pages couple few same similar kind mismo lado côté seite one opposing opposite "
-        "other"
+        "other rest remaining argumente argumentos ergebnisse noch"
     )
 )
 
@@ -497,11 +506,15 @@ _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
         re.I,
     ),
 }
+# words that name a side, not a group ("the opposing view")
+_SIDE_WORDS = frozenset(
+    split_words("opposing opposite other pro con pros cons supporting sceptical skeptical critical")
+)
 _SIDE_RESIDUE = frozenset(
     split_words(
         "arguments argument case evidence reasons points side sides people anyone anybody "
         "someone folks those who say says think argue believe claim make camp view views "
-        "perspective position now"
+        "perspective position now switch flip swap turn change instead"
     )
 )
 
@@ -519,7 +532,19 @@ def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
         spans += [c.cue, c.topic]
     toks = _tokens(q)
     terse = [(side, m.span()) for side, pat in _TERSE_SIDE.items() for m in pat.finditer(q)]
-    side_noun = {"side", "view", "views", "take", "perspective", "camp"} & {w for w, _, _ in toks}
+    side_noun = {
+        "side",
+        "view",
+        "views",
+        "take",
+        "perspective",
+        "camp",
+        "arguments",
+        "argument",
+        "case",
+        "reasons",
+        "evidence",
+    } & {w for w, _, _ in toks}
     if terse and (_RESTRICT.search(q) or len(toks) <= 3 or side_noun):
         for side, span in terse:
             sides.add(side)
@@ -845,8 +870,8 @@ _VIEW_NOUN = (
 )
 _VIEW_VERB = (
     r"(?:think|thinks|thnik|say|says|said|believe|believes|feel|feels|argue|argues|reckon|"
-    r"make of (?:it|this|that)|have to say|has to say|think of (?:it|this|that)|recommend|"
-    r"recommends|suggest|advise|propose|agree|disagree|approve)"
+    r"make of (?:all\s+)?(?:it|this|that)|have to say|has to say|think of (?:it|this|that)|"
+    r"recommend|recommends|suggest|advise|propose|agree|disagree|approve)"
 )
 _VIEWS = [
     re.compile(p, re.I)
@@ -877,6 +902,7 @@ _VIEWS = [
         r"\bwas\s+(?:sagen|denken|meinen|halten)\s+" + _GROUP + r"(?:\s+(?:dazu|davon|darüber))?"
         r"\s*[?.!]*\s*$",
         r"\b(?:qu'en|que)\s+(?:pensent|disent|croient)\s+" + _GROUP + r"\s*[?.!]*\s*$",
+        r"^\s*(?:et\s+)?" + _GROUP + r",?\s+(?:ils|elles)\s+en\s+pensent\s+quoi\b",
         r"\b(?:la opini[óo]n|el punto de vista|la postura|die sicht|die meinung|l'avis|"
         r"le point de vue)\s+(?:de|der|von|des|du)\s+" + _GROUP + r"\s*[?.!]*\s*$",
     )
@@ -919,7 +945,7 @@ def _group_view(text: str, previous: QueryPlan) -> FollowUp | None:
         if (
             not words
             or len(words) > 4
-            or all(w in fw.FILLER or w in fw.POINTERS for w in words)
+            or all(w in fw.FILLER or w in fw.POINTERS or w in _SIDE_WORDS for w in words)
             or re.search(r"\b(?:about|regarding|concerning|on|of)\b", x, re.I)
         ):
             continue
@@ -1135,7 +1161,7 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
     raw = check_question(text)
     if previous is None:
         return FollowUp(False, "new_topic", rule="first turn")
-    fixed = _repair(raw)
+    fixed = _repair(raw).replace("¿", "").replace("¡", "")
     found = _read(fixed, previous)
     if found:
         return found

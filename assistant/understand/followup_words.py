@@ -75,7 +75,7 @@ COURTESY = frozenset(
         "sure got understood interesting good fine amazing helps a lot many thx ty "
         "gracias muchas muy bien perfecto genial vale merci beaucoup parfait super très "
         "danke schön vielen dank toll prima gut hello hi hey dear trouble bother afraid "
-        "sorry"
+        "sorry grateful moment chance whenever convenient able kindly ever"
     )
 )
 
