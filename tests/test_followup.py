@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from assistant.errors import DataError
+from assistant.errors import DataError, InputError
 from assistant.eval.conversation import load_dialogues, run_conversation
 from assistant.understand import parse_rules
-from assistant.understand.followup import resolve
+from assistant.understand.cues import split_words
+from assistant.understand.followup import EDITS, resolve
 
 PREV = parse_rules("Should cities ban cars from their centres?")
 
@@ -348,3 +351,26 @@ def test_with_no_is_a_property_unless_it_names_a_source() -> None:
         "no worms",
     )
     assert _read("how to start composting at home", "with no blogs")[1] == "add_constraint"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            split_words(
+                "what about the more only [3] 5 and drop why compare vs , . ? ¿ cost teachers "
+                "say no from blogs spanish für que los it leave aside never mind with ones 800 "
+                "words second source opposing side y und et"
+            )
+        )
+        | st.text(min_size=1, max_size=6),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_fuzz_resolve_never_crashes(words: list[str]) -> None:
+    try:
+        r = resolve(" ".join(words), PREV)
+    except InputError:
+        return
+    assert r.edit in EDITS and r.follows == (r.edit != "new_topic")

@@ -717,7 +717,9 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
         add("keyword", m.group("k"), m.start(), m.end(), negated(m.start()))
     for m in _DOC_KIND.finditer(q):
         # the kind and up to two words before it that are not filler ("opinion pieces")
-        i = next(k for k, t in enumerate(toks) if t[1] <= m.start() < t[2] or t[1] >= m.start())
+        i = next((k for k, t in enumerate(toks) if t[2] > m.start()), None)
+        if i is None:
+            continue
         j = i
         while j > 0 and i - j < 2 and toks[j - 1][0] not in fw.FILLER:
             j -= 1
