@@ -316,6 +316,7 @@ def test_more_pages_the_side_in_force() -> None:
 
 def test_a_side_word_is_not_a_group() -> None:
     assert resolve("only the opposing view", PREV).edit != "add_perspective"
+    assert resolve("ok the pros and cons of it", PREV).edit != "one_side"
 
 
 def test_a_group_after_a_group_view_is_another_view() -> None:

@@ -27,20 +27,24 @@ The edits, tried in this order:
 3. it narrows to one side of the previous claims: a stance cue of the question
    parser ("just the case against", "why do people oppose it?", "nur die
    Gegenargumente", "now the other side") whose scope is the previous topic or
-   a pointer back;
+   a pointer back ("pros and cons" names both sides; "what do dietitians
+   recommend?", a stance verb with a group for subject, asks for a view);
 4. it is made of constraint phrases only ("only stuff in Spanish", "nothing
    from blogs"), a constraint's value alone with its scope word counting as the
    phrase ("spanish only", "shorter ones", "no opinion pieces", "stick to
-   clinical trials");
+   clinical trials"); "with no ricotta", whose object names no constraint, is a
+   property of what is wanted (a facet), read before the constraints;
 5. it drops a facet ("forget the cost part"; "leave it aside" about a facet of
    the previous plan that the turn names);
 6. it asks for a group's view of the same topic ("what do teachers say?",
    "qu'en pensent les médecins ?"), or names a group alone ("landlords?");
 7. it asks about a facet. After a request to narrow ("focus on animal welfare",
    "could you also cover …", "how does that affect students?") any short phrase
-   is a facet. After "what about" / "and", or alone, the phrase is a facet when
-   its words are facet nouns, people, words of the previous topic, or come with a
-   pointer back ("its environmental impact") — unless it *substitutes* for part
+   is a facet. After "what about" / "and", or alone (a short phrase), the phrase
+   is a facet when its head is a facet noun ("the upfront cost", "emergency
+   response times") or names people ("high school athletes"), when all its words
+   are the previous topic's, or when it points back ("its environmental impact",
+   "the stress it causes") — unless it *substitutes* for part
    of the previous topic: it shares a word with it and adds one that is none of
    these ("what about wealth taxes?" after inheritance tax, "tax sugar?" after
    "tax meat?"), or its preposition fills a slot the previous topic already
@@ -67,6 +71,7 @@ from assistant.understand import followup_words as fw
 from assistant.understand.constraints import find_constraints, language_code
 from assistant.understand.cues import split_words
 from assistant.understand.intent import find_side_cues
+from assistant.understand.perspectives import _BOTH_FACETS
 from assistant.understand.text import check_question
 
 EDITS = (
@@ -520,6 +525,8 @@ _SIDE_RESIDUE = frozenset(
 
 
 def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
+    if _BOTH_FACETS.search(q):
+        return None  # "pros and cons": both sides
     spans: list[Span] = []
     sides: set[Side] = set()
     for c in find_side_cues(q):
