@@ -257,6 +257,10 @@ LANG_DE = {"dimension": "language", "value": "de", "negated": False}
         ("now the arguments in favour", "one_side", "pro"),
         ("¿y el coste para el estado?", "add_aspect", "coste para el estado"),
         ("et les syndicats, ils en pensent quoi ?", "add_perspective", "syndicats"),
+        ("any other arguments?", "more", "both"),
+        ("I'd like to know more about the impact on jobs", "add_aspect", "impact on jobs"),
+        ("please don't include the noise stuff", "drop_aspect", "noise"),
+        ("What's the difference between sources 2 and 5?", "compare_refs", [2, 5]),
     ],
 )
 def test_mechanisms_read_follow_ups(text: str, edit: str, value: object) -> None:

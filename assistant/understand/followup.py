@@ -417,6 +417,11 @@ def _reference(text: str, previous: QueryPlan) -> FollowUp | None:
         if not any(s <= m.start() < e for _, s, e in explicit)
         and not _quantity(text, m.start(), m.end())
     ]
+    if len(explicit) == 1 and bare:
+        _, _, end = explicit[0]
+        linked_bare = [b for b in bare if b[1] >= end and _PAIR_LINK.match(text[end : b[1]])]
+        if linked_bare:
+            explicit = [explicit[0], linked_bare[0]]  # "sources 2 and 5", "[2] vs 5"
     found = explicit or bare
     numbers = list(dict.fromkeys(n for n, _, _ in found))
     remove = _REMOVE.search(text)
@@ -441,7 +446,8 @@ def _reference(text: str, previous: QueryPlan) -> FollowUp | None:
 
 _MORE_CUE = re.compile(
     r"\b(?:more|further|additional|others|another|else|next|keep going|continue|go on|the rest|"
-    r"remaining|"
+    r"remaining|(?:any|some)\s+other(?=\s+(?:arguments?|sources?|results?|views?|evidence|"
+    r"studies|points|articles|ones)\b)|"
     r"más|mas|otros|otras|mehr|weitere[nrs]?|weitere|plus|encore|autres)\b",
     re.I,
 )
@@ -775,6 +781,8 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     cons, spans = [*cons, *more], [*spans, *more_spans]
     if not cons or _residue(q, spans, previous, also=_CONSTRAINT_RESIDUE):
         return None
+    if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
+        return None  # "don't include the noise stuff": a facet to drop, not a word
     have = {(c.dimension, c.value.lower(), c.negated) for c in previous.constraints}
     new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
 
@@ -800,7 +808,8 @@ _DROP_VERB = re.compile(
     r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|never ?mind|"
     r"no longer (?:need|want|care about)|(?:do not|don't|dont) (?:need|want|care about)|"
     r"not interested in|(?:i'?m|i am) not interested in|remove|no more|"
-    r"stop (?:with|focusing on|talking about)|disregard|omit|"
+    r"stop (?:with|focusing on|talking about)|disregard|omit|no need for|"
+    r"(?:do not|don't|dont) (?:include|cover|discuss|bother with)|"
     r"(?:need|needs|have to|has to) not be|(?:do not|don't|does not|doesn't) (?:need|have) to be|"
     r"olvida(?:te)?(?: de)?|olvídate(?: de)?|quita|vergiss|oublie[z]?|laisse[z]? tomber)\b"
     r"\s*(?P<x>.*)$",
@@ -815,6 +824,10 @@ _DROP_OBJECT_END = re.compile(
     r"(?:\s+(?:part|bit|aspect|angle|stuff|thing|question|considerations?|requirement|issue|"
     r"side|parte|tema|teil|partie|aspekt|discussion|studies|one))+$",
     re.I,
+)
+# words that mark a phrase as a facet of the answer ("the cost part", "the noise stuff")
+_FACET_MARK = re.compile(
+    r"\s(?:part|bit|aspect|angle|stuff|thing|side|question|considerations?|discussion)$", re.I
 )
 _PRONOUN_OBJECT = re.compile(r"^(?:it|that|this|them|those|lo|eso|das|ça|cela)?$", re.I)
 
@@ -988,6 +1001,7 @@ _STRONG_FRAME = re.compile(
     r"(?:i'?m|i\s+am)\s+(?:mostly\s+|most\s+|more\s+|particularly\s+|especially\s+|also\s+)?"
     r"interested\s+in|more\s+on|go\s+deeper\s+(?:on|into)|expand\s+on|"
     r"tell\s+me\s+more\s+about|dig\s+into|think\s+about|"
+    r"(?:(?:know|hear|learn|read|see|find\s+out)\s+)?more\s+about|"
     r"(?:is\s+there\s+)?(?:anything|something|any\s+(?:info|information|data|evidence))\s+"
     r"(?:on|about|regarding))\s+(?P<x>.+)$",
     re.I,
