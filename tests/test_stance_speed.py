@@ -78,6 +78,17 @@ def test_fast_path_matches_one_pair_at_a_time(whole: bool, max_len: int) -> None
     np.testing.assert_allclose(got, ref, rtol=0, atol=TOLERANCE)
 
 
+def test_repeated_pairs_are_judged_once_and_get_the_same_probabilities() -> None:
+    model = shared_model()
+    claims, texts = _pairs(False)
+    claims, texts = claims[:6], texts[:6]
+    model.clear_cache()
+    judged = model.judged
+    got = model.claim_probs([*claims, *claims[::-1]], [*texts, *texts[::-1]])
+    assert model.judged - judged == len(set(zip(claims, texts, strict=True)))
+    np.testing.assert_array_equal(got[:6], got[6:][::-1])
+
+
 def _padded(lengths: list[int], runs: list[tuple[int, int]], overhead: int) -> int:
     return sum(lengths[e - 1] * (e - s) + overhead for s, e in runs)
 
