@@ -8,14 +8,16 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import threading
 from importlib import resources
 
 import numpy as np
 import pytest
+import torch
 
 from assistant.stance.data import frame
 from assistant.stance.model import DOCUMENT_MAX_LEN, SENTENCE_MAX_LEN, shared_model
-from assistant.stance.net import length_batches, predict, predict_each
+from assistant.stance.net import Workers, length_batches, predict, predict_each
 from assistant.summarize.evidence import sentence_spans
 
 TOLERANCE = 1e-5
@@ -87,6 +89,21 @@ def test_repeated_pairs_are_judged_once_and_get_the_same_probabilities() -> None
     got = model.claim_probs([*claims, *claims[::-1]], [*texts, *texts[::-1]])
     assert model.judged - judged == len(set(zip(claims, texts, strict=True)))
     np.testing.assert_array_equal(got[:6], got[6:][::-1])
+
+
+def test_workers_leave_the_thread_count_of_other_threads_alone() -> None:
+    before = torch.get_num_threads()
+    workers = Workers(2)
+    try:
+        assert workers.map(lambda _: torch.tensor(torch.get_num_threads()), [0, 1, 2]) == [1, 1, 1]
+        assert torch.get_num_threads() == before
+        seen: list[int] = []
+        t = threading.Thread(target=lambda: seen.append(torch.get_num_threads()))
+        t.start()
+        t.join()
+        assert seen == [before]
+    finally:
+        workers.close()
 
 
 def _padded(lengths: list[int], runs: list[tuple[int, int]], overhead: int) -> int:

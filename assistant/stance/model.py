@@ -73,6 +73,7 @@ class StanceModel:
         self._cache: OrderedDict[tuple[str, str, int], np.ndarray] = OrderedDict()
         self._cache_size = 20000
         self._lock = threading.Lock()
+        self._workers: Any = None  # assistant.stance.net.Workers, started on first use
         # seconds spent in the network and texts judged (cache misses), for benchmarks
         self.seconds = 0.0
         self.judged = 0
@@ -134,6 +135,7 @@ class StanceModel:
                 [k[0] for k in keys],
                 [k[1] for k in keys],
                 max_len=max_len,
+                workers=self._batch_workers(),
             ).numpy()
             probs = np.exp(lp.astype(np.float64))
             self.seconds += time.perf_counter() - t0
@@ -145,6 +147,17 @@ class StanceModel:
                 while len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
         return out
+
+    def _batch_workers(self) -> Any:
+        """One thread per torch thread, each running whole batches (:class:`Workers`)."""
+        import torch
+
+        from assistant.stance.net import Workers
+
+        with self._lock:
+            if self._workers is None and torch.get_num_threads() > 1:
+                self._workers = Workers(torch.get_num_threads())
+            return self._workers
 
     def clear_cache(self) -> None:
         with self._lock:
