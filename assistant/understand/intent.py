@@ -353,9 +353,17 @@ _FACT_WH = frozenset(
         "what date",
     )
 )
+# a headline that names two options after its topic ("Surrealist Memes: Regression or
+# Progression?", "Climate Change – Act now, or question the urgency?"): a debate, never a
+# lookup (PerSphere's titles; 43 of its 139 were read as lookups before this)
+HEADLINE_OPTIONS = re.compile(
+    r"(?::|\s[–—-]\s)[^:]*?\bor\b[^:]*$"  # options after the separator
+    r"|^[^:–—]*?\bor\b[^:–—]*(?::|\s[–—-]\s)",  # "Cats or Dogs: who makes …"
+    re.I,
+)
 _STRONG_DEBATE = re.compile(
     r"\b(?:should|shouldn't|ought|must|vs\.?|versus|debate|debated|controversial|pros|cons|"
-    r"argue|arguments?|opinions?|perspectives|viewpoints|sides|ethical|moral|justified|"
+    r"argue|arguments?|opinions?|perspectives?|viewpoints?|sides|ethical|moral|justified|"
     r"right or wrong|good or bad|good idea or not|or not|better than|worse than|worth it|whether|"
     r"overrated|"
     r"debería|deberían|devrait|devraient|sollte|sollten|dovrebbe|dovrebbero|deveria|deveriam|"
@@ -452,7 +460,13 @@ def is_lookup(q: str, n_aspects: int, masked: list[tuple[int, int]] | None = Non
     """A request for items with wanted properties: a noun phrase (no finite verb before its
     first property marker), no debate cue, and a property marker, a lookup head noun, an
     indefinite article or two or more aspects."""
-    if _AUX_START.match(q) or is_wh(q) or _STRONG_DEBATE.search(q) or _BOTH_FACETS.search(q):
+    if (
+        _AUX_START.match(q)
+        or is_wh(q)
+        or _STRONG_DEBATE.search(q)
+        or _BOTH_FACETS.search(q)
+        or HEADLINE_OPTIONS.search(q)
+    ):
         return False
     # constraint phrases ("that mention X", "in French") are filters, not wanted properties
     for s, e in sorted(masked or [], reverse=True):
