@@ -139,15 +139,13 @@ def follow_changes(plan: QueryPlan) -> str:
     plain text: the plan edit's changes ("+ constraint language es", "+ page both",
     "- reference [5] doc-7"), or for a question about the answer what it asked
     ("about reference [8]", "compares references [2] and [8]")."""
-    edit, sep, rest = plan.derivation.partition(": ")
-    if not sep:
-        return plan.derivation.strip()
-    numbers = re.findall(r"\d+", rest)
+    edit, changes = plan.edit_and_changes()
+    numbers = re.findall(r"\d+", " ".join(changes))
     if edit == "explain_ref" and len(numbers) == 1:
         return f"about reference [{numbers[0]}]"
     if edit == "compare_refs" and len(numbers) == 2:
         return f"compares references [{numbers[0]}] and [{numbers[1]}]"
-    return rest.strip() or edit
+    return "; ".join(changes) or edit
 
 
 def _follow_line(result: TurnResult, number: int | None, shown: dict[int, int] | None) -> str:

@@ -261,6 +261,16 @@ class QueryPlan:
             return self.root_query
         return self.question or self.root_query
 
+    def edit_and_changes(self) -> tuple[str, list[str]]:
+        """The follow-up's ``derivation`` read back: its edit and its changes
+        ("add_constraint: + constraint language es; edited by you" ->
+        ("add_constraint", ["+ constraint language es", "edited by you"])); a derivation
+        without an edit is returned whole as the edit."""
+        edit, sep, rest = self.derivation.partition(": ")
+        if not sep:
+            return self.derivation.strip(), []
+        return edit, [c.strip() for c in rest.split(";") if c.strip()]
+
     def search_question(self) -> str:
         """The question retrieval searches with. A follow-up's own text ("show me more",
         "what about the cost?") names no topic: for a follow-up, the topic it inherited

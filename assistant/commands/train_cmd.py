@@ -108,9 +108,8 @@ def train_stance_command(
 
         if not init.is_file():
             raise InputError(f"--init: no stance artifact at {init}")
-        done = read_card(init).get("config", {}).get("epochs", 0) + read_card(init).get(
-            "config", {}
-        ).get("epoch_offset", 0)
+        trained = read_card(init).get("config", {})
+        done = trained.get("epochs", 0) + trained.get("epoch_offset", 0)
         # a continuation starts from trained weights: the head's learning rate is cut in
         # the same ratio as the encoder's (1e-3 was for a head starting from zero)
         cfg = replace(
