@@ -159,3 +159,18 @@ def test_a_headline_debate_is_two_sided_not_a_lookup(title: str) -> None:
     PerSphere's 139 titles as lookups, with no claims."""
     plan = parse_rules(title)
     assert plan.intent == "two_sided" and all(plan.claims)
+
+
+@pytest.mark.parametrize(
+    ("title", "second"),
+    [
+        ("ADHD Diagnosis: Too Much or Just Right?", "Just Right"),
+        ("Homework: too much or just enough?", "just enough"),
+    ],
+)
+def test_a_verdict_after_just_is_an_option_not_a_source(title: str, second: str) -> None:
+    """ "… or Just Right?" was read as "only from Right" (a hard source constraint), which
+    also cut the second option out of the claims."""
+    plan = parse_rules(title)
+    assert not [c for c in plan.constraints if c.kind == "source"]
+    assert plan.intent == "two_sided" and second in plan.claims[1]

@@ -338,7 +338,9 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
 _NOT_SOURCES = frozenset(
     split_words(
         "short long recent new old good best reliable trusted official english any all more "
-        "other some the a an"
+        "other some the a an "
+        # verdicts, not sources: "Too Much or Just Right?", "just enough", "only fair"
+        "right wrong enough fine ok okay bad better worse fair true false harmful helpful"
     )
 )
 _SOURCE_WORD = re.compile(r"^(?:" + _SOURCE_NOUNS + r")$", re.I)
