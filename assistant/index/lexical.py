@@ -95,11 +95,12 @@ class BM25Index:
         tmp.rename(folder)
 
     @classmethod
-    def load(cls, folder: Path) -> BM25Index:
+    def load(cls, folder: Path, *, mmap: bool = False) -> BM25Index:
+        """Load; with ``mmap`` the score matrix and ids stay in the files (large indexes)."""
         import bm25s
 
-        ids = np.load(folder / "ids.npy")
-        retriever = bm25s.BM25.load(str(folder), mmap=False) if len(ids) else bm25s.BM25()
+        ids = np.load(folder / "ids.npy", mmap_mode="r" if mmap else None)
+        retriever = bm25s.BM25.load(str(folder), mmap=mmap) if len(ids) else bm25s.BM25()
         return cls(retriever, ids)
 
     def search(self, queries: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:

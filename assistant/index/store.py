@@ -86,6 +86,11 @@ class Index:
         self._vec_rows[pids] = _vec_rows
         self._vectors = meta.vectors_memmap()
         self._lock = threading.Lock()
+        spec = manifest.get("faiss") or {}
+        # a compressed index scores approximately: its candidates are re-scored exactly
+        self._rescore = (
+            int(spec.get("params", {}).get("rescore", 256)) if spec.get("kind") == "ivfpq" else 0
+        )
 
     # ------------------------------------------------------------------ open
     @classmethod
@@ -125,7 +130,10 @@ class Index:
             from assistant.index.vectors import load_index
 
             faiss_index = load_index(folder / "faiss.index", manifest.get("faiss"))
-            bm25 = BM25Index.load(folder / "bm25")
+            # beside a compressed index BM25 stays on disk too (its matrix is ~1 KB a
+            # passage of 200 words): only the FAISS codes and id arrays are in memory
+            compressed = (manifest.get("faiss") or {}).get("kind") == "ivfpq"
+            bm25 = BM25Index.load(folder / "bm25", mmap=compressed)
         except (OSError, ValueError, RuntimeError, KeyError) as exc:
             meta.close()
             raise IndexCorruptError(
@@ -166,8 +174,34 @@ class Index:
         k = max(1, min(k, max(self.n_passages, 1)))
         if self.n_passages == 0:
             return np.zeros((len(q), k), np.float32), np.full((len(q), k), -1, np.int64)
+        if self._rescore:
+            return self._search_rescored(q, k)
         scores, ids = self.faiss.search(q, k)
         return scores, ids
+
+    def _search_rescored(self, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Approximate candidates (IVF-PQ), exact inner products from ``vectors.f32``.
+
+        FAISS returns ``max(k, rescore)`` candidates per query by their
+        compressed scores; each is re-scored with its stored float vector (one
+        sorted read of the memory-mapped file for all queries' candidates) and
+        the best ``k`` by exact score are returned, ties by passage id.
+        """
+        fetch = min(max(k, self._rescore), self.n_passages)
+        _approx, cand = self.faiss.search(q, fetch)
+        ok = cand >= 0
+        uniq, inverse = np.unique(cand[ok], return_inverse=True)
+        rows = self._vec_rows[uniq]  # ascending passage ids: rows in file order
+        exact = q @ np.asarray(self._vectors[rows], dtype=np.float32).T  # (m, u)
+        full = np.full(cand.shape, -np.inf, dtype=np.float32)
+        full[ok] = exact[np.nonzero(ok)[0], inverse]
+        ids_sorted = np.where(ok, cand, np.iinfo(np.int64).max)
+        order = np.lexsort((ids_sorted, -full), axis=1)[:, :k]
+        scores = np.take_along_axis(full, order, 1)
+        ids = np.take_along_axis(cand, order, 1)
+        missing = ~np.isfinite(scores)
+        scores[missing], ids[missing] = 0.0, -1
+        return scores.astype(np.float32), ids
 
     def search_bm25(self, queries: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:  # bm25s keeps per-call state on the retriever
