@@ -77,20 +77,25 @@ class Index:
         self.faiss = faiss_index
         self.bm25 = bm25
         self.manifest = manifest
+        spec = manifest.get("faiss") or {}
+        compressed = spec.get("kind") == "ivfpq"
         pids, _vec_rows, doc_rows = meta.live_rows()
         size = int(pids.max()) + 1 if len(pids) else 0
+        # a compressed (large) index keeps these two arrays at 4 bytes a passage
+        small = compressed and size < 2**31 and (len(_vec_rows) == 0 or _vec_rows.max() < 2**31)
+        rows_dtype = np.int32 if small else np.int64
         # passage id -> document row (-1 for ids that no longer exist)
-        self.doc_rows = np.full(size, -1, dtype=np.int64)
+        self.doc_rows = np.full(size, -1, dtype=rows_dtype)
         self.doc_rows[pids] = doc_rows
-        self._vec_rows = np.full(size, -1, dtype=np.int64)
+        self._vec_rows = np.full(size, -1, dtype=rows_dtype)
         self._vec_rows[pids] = _vec_rows
+        del pids, _vec_rows, doc_rows
         self._vectors = meta.vectors_memmap()
         self._lock = threading.Lock()
-        spec = manifest.get("faiss") or {}
         # a compressed index scores approximately: its candidates are re-scored exactly
-        self._rescore = (
-            int(spec.get("params", {}).get("rescore", 256)) if spec.get("kind") == "ivfpq" else 0
-        )
+        params = spec.get("params", {})
+        self._rescore = int(params.get("rescore", 256)) if compressed else 0
+        self._rescore_factor = int(params.get("rescore_factor", 4))
 
     # ------------------------------------------------------------------ open
     @classmethod
@@ -182,12 +187,12 @@ class Index:
     def _search_rescored(self, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Approximate candidates (IVF-PQ), exact inner products from ``vectors.f32``.
 
-        FAISS returns ``max(k, rescore)`` candidates per query by their
-        compressed scores; each is re-scored with its stored float vector (one
+        FAISS returns ``max(rescore, rescore_factor·k)`` candidates per query
+        by their compressed scores; each is re-scored with its stored float vector (one
         sorted read of the memory-mapped file for all queries' candidates) and
         the best ``k`` by exact score are returned, ties by passage id.
         """
-        fetch = min(max(k, self._rescore), self.n_passages)
+        fetch = min(max(k, self._rescore, self._rescore_factor * k), self.n_passages)
         _approx, cand = self.faiss.search(q, fetch)
         ok = cand >= 0
         uniq, inverse = np.unique(cand[ok], return_inverse=True)
@@ -217,7 +222,7 @@ class Index:
 
     def doc_index(self, passage_ids: np.ndarray) -> np.ndarray:
         """Document row of each passage id (for grouping passages into documents)."""
-        return self.doc_rows[np.asarray(passage_ids, dtype=np.int64)]
+        return self.doc_rows[np.asarray(passage_ids, dtype=np.int64)].astype(np.int64, copy=False)
 
     # ------------------------------------------------------------------ records
     def passages(self, passage_ids: Sequence[int]) -> dict[int, Passage]:

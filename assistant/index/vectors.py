@@ -16,7 +16,7 @@ above it an approximate index, chosen by ``approximate``:
   ``pq_m`` one-byte sub-quantizer codes a vector (48 for 384-d), optionally
   behind an OPQ rotation: ``pq_m`` + 8 (id) bytes a passage in memory. Its
   scores are approximate, so :class:`~assistant.index.store.Index` asks it for
-  ``rescore`` candidates and re-scores them exactly from the memory-mapped
+  max(``rescore``, 4·k) candidates and re-scores them exactly from the memory-mapped
   float vectors (``vectors.f32``, on disk): what Sphere ranks (plain, PAP+,
   the retriever) is scored exactly, only the candidate set is approximate.
 
@@ -88,6 +88,7 @@ def choose_spec(
                 "pq_bits": 8,
                 "opq": bool(opq),
                 "rescore": int(rescore),
+                "rescore_factor": 4,
                 "train_size": _train_size(n, nlist),
                 "train_sample": "evenly spaced rows of vectors.f32 (every n // train_size-th)",
                 "code_bytes": m,
