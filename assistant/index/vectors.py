@@ -89,7 +89,8 @@ def choose_spec(
                 "opq": bool(opq),
                 "rescore": int(rescore),
                 "rescore_factor": 4,
-                "train_size": _train_size(n, nlist),
+                # the product quantizer's 256 codes need ≥ 39·256 points too
+                "train_size": min(n, max(_train_size(n, nlist), 39 * 256)),
                 "train_sample": "evenly spaced rows of vectors.f32 (every n // train_size-th)",
                 "code_bytes": m,
             },
