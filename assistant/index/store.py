@@ -83,11 +83,11 @@ class Index:
         size = int(pids.max()) + 1 if len(pids) else 0
         # a compressed (large) index keeps these two arrays at 4 bytes a passage
         small = compressed and size < 2**31 and (len(_vec_rows) == 0 or _vec_rows.max() < 2**31)
-        rows_dtype = np.int32 if small else np.int64
+        rows_dtype: type[np.signedinteger[Any]] = np.int32 if small else np.int64
         # passage id -> document row (-1 for ids that no longer exist)
-        self.doc_rows = np.full(size, -1, dtype=rows_dtype)
+        self.doc_rows: np.ndarray = np.full(size, -1, dtype=rows_dtype)
         self.doc_rows[pids] = doc_rows
-        self._vec_rows = np.full(size, -1, dtype=rows_dtype)
+        self._vec_rows: np.ndarray = np.full(size, -1, dtype=rows_dtype)
         self._vec_rows[pids] = _vec_rows
         del pids, _vec_rows, doc_rows
         self._vectors = meta.vectors_memmap()
