@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from assistant.bench.scale import (
     ClusterQueryEmbedder,
@@ -117,3 +118,31 @@ def test_compressed_index_rescores_exactly(tmp_path: Path) -> None:
     assert recall >= 0.9 and recall >= faiss_alone
     out = search_on_index(folder, queries=4, candidates=50)
     assert out["pap_plus_exact_checked"] == 4
+
+
+def test_killed_scale_build_resumes(tmp_path: Path) -> None:
+    class Killed(Exception):
+        pass
+
+    def die_after_two(stage: str, done: int, _total: int) -> None:
+        if stage == "ingest" and done >= 2000:
+            raise Killed
+
+    folder = tmp_path / "idx" / "resumed"
+    with pytest.raises(Killed):
+        build_synthetic_index(
+            folder, 4000, flat_threshold=10**9, chunk=1000, progress=die_after_two
+        )
+    r = build_synthetic_index(folder, 4000, flat_threshold=10**9, chunk=1000)
+    whole = tmp_path / "idx" / "whole"
+    build_synthetic_index(whole, 4000, flat_threshold=10**9, chunk=1000)
+    assert r["passages"] == 4000
+    a, b = Index.open(folder.parent, "resumed"), Index.open(whole.parent, "whole")
+    try:
+        assert a.meta.counts() == b.meta.counts() == (800, 4000)
+        pids = np.arange(1, 4001)
+        np.testing.assert_array_equal(a.vectors(pids), b.vectors(pids))
+        assert a.passage_texts([1, 2500, 4000]) == b.passage_texts([1, 2500, 4000])
+    finally:
+        a.close()
+        b.close()

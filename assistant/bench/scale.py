@@ -129,6 +129,14 @@ def build_synthetic_index(
     t0 = time.perf_counter()
     meta = MetaStore(folder, dim=dim)
     emb = _VectorsOnly(dim=dim)
+    # a killed build of the same size resumes after its last committed chunk (each chunk
+    # is one transaction, its rows seeded by its start, so the result is the same)
+    same = meta.get_info("synthetic") == json.dumps({"n": n, "chunk": chunk})
+    resume_from = 0
+    if same and meta.get_info("state") == "building":
+        meta.truncate_orphans()
+        resume_from = meta.counts()[1]
+    meta.set_info("synthetic", json.dumps({"n": n, "chunk": chunk}))
     meta.set_info("embedder", emb.name)
     meta.set_info("dim", str(dim))
     options = BuildOptions(
@@ -144,7 +152,7 @@ def build_synthetic_index(
         json.dumps({"max_words": options.max_words, "overlap_words": options.overlap_words}),
     )
     meta.set_info("state", "building")
-    for start in range(0, n, chunk):
+    for start in range(resume_from, n, chunk):
         count = min(chunk, n - start)
         vecs, clusters = synthetic_vectors(start, count, dim, with_clusters=True)
         first = meta.append_vectors(vecs)
@@ -167,6 +175,8 @@ def build_synthetic_index(
         if progress:
             progress("ingest", start + count, n)
     ingest_s = time.perf_counter() - t0
+    if resume_from:
+        ingest_s = float("nan")  # part of the ingest ran in an earlier process
     report = BuildReport(name=folder.name)
     t1 = time.perf_counter()
     if progress:
@@ -369,7 +379,10 @@ def run_scale_bench(
             tell(f"reusing the index in {target}")
             result = _describe(target, n)
         else:
-            if target.exists() and any(target.iterdir()):
+            resumable = reuse and (target / "meta.sqlite").exists()
+            if resumable:
+                tell(f"resuming the killed build in {target}")
+            elif target.exists() and any(target.iterdir()):
                 import shutil
 
                 shutil.rmtree(target)
@@ -439,7 +452,11 @@ def _describe(folder: Path, n: int) -> dict[str, Any]:
     type=click.Path(file_okay=False),
     help="keep the index in this folder (at 10M: 17 GB; put it outside the repository)",
 )
-@click.option("--reuse", is_flag=True, help="with --keep: measure the index built there before")
+@click.option(
+    "--reuse",
+    is_flag=True,
+    help="with --keep: measure the index built there before, or resume its killed build",
+)
 @click.option(
     "--search-queries",
     default=50,
