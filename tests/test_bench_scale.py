@@ -146,3 +146,10 @@ def test_killed_scale_build_resumes(tmp_path: Path) -> None:
     finally:
         a.close()
         b.close()
+    # another size in the same folder starts over instead of appending
+    build_synthetic_index(folder, 3000, flat_threshold=10**9, chunk=1000)
+    again = Index.open(folder.parent, "resumed")
+    try:
+        assert again.meta.counts() == (600, 3000)
+    finally:
+        again.close()

@@ -21,6 +21,7 @@ brute-force pass over the vector file.
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 import time
 import zlib
@@ -125,18 +126,25 @@ def build_synthetic_index(
     from assistant.index.build import BuildOptions, BuildReport, _finalize
     from assistant.index.meta import MetaStore
 
+    key = json.dumps({"n": n, "chunk": chunk})
+    if (folder / "meta.sqlite").exists():
+        # only an unfinished build of the same size and chunking is resumed
+        probe = MetaStore(folder, dim=dim)
+        resumable = probe.get_info("synthetic") == key and probe.get_info("state") == "building"
+        probe.close()
+        if not resumable:
+            shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     meta = MetaStore(folder, dim=dim)
     emb = _VectorsOnly(dim=dim)
     # a killed build of the same size resumes after its last committed chunk (each chunk
     # is one transaction, its rows seeded by its start, so the result is the same)
-    same = meta.get_info("synthetic") == json.dumps({"n": n, "chunk": chunk})
     resume_from = 0
-    if same and meta.get_info("state") == "building":
+    if meta.get_info("synthetic") == key and meta.get_info("state") == "building":
         meta.truncate_orphans()
         resume_from = meta.counts()[1]
-    meta.set_info("synthetic", json.dumps({"n": n, "chunk": chunk}))
+    meta.set_info("synthetic", key)
     meta.set_info("embedder", emb.name)
     meta.set_info("dim", str(dim))
     options = BuildOptions(
@@ -383,8 +391,6 @@ def run_scale_bench(
             if resumable:
                 tell(f"resuming the killed build in {target}")
             elif target.exists() and any(target.iterdir()):
-                import shutil
-
                 shutil.rmtree(target)
             result = build_synthetic_index(
                 target,
