@@ -486,6 +486,14 @@ def _describe(folder: Path, n: int) -> dict[str, Any]:
     type=click.Path(exists=True),
     help="files for the Ray build comparison (default: the demo corpus)",
 )
+@click.option(
+    "--ray-passages",
+    default=1024,
+    show_default=True,
+    type=click.IntRange(64),
+    help="passages of the repeated demo corpus",
+)
+@click.option("--ray-rounds", default=2, show_default=True, type=click.IntRange(1, 20))
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @pass_ctx
@@ -503,6 +511,8 @@ def scale_bench_command(
     exact_queries: int | None,
     ray_workers: str,
     ray_corpus: str | None,
+    ray_passages: int,
+    ray_rounds: int,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -537,7 +547,11 @@ def scale_bench_command(
 
             bar.say(f"Ray build with {ray_workers} workers against the local build")
             result["ray_build"] = run_ray_build_bench(
-                ctx.settings, [Path(ray_corpus)] if ray_corpus else None, workers
+                ctx.settings,
+                [Path(ray_corpus)] if ray_corpus else None,
+                workers,
+                rounds=ray_rounds,
+                passages=ray_passages,
             )
     if as_json:
         click.echo(json.dumps(result, indent=2))

@@ -48,6 +48,10 @@ def import_ray() -> Any:
     """``import ray``, or a clear error saying how to install it."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no phoning home
     os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+    # Ray starts its workers 15 nice levels below the driver (worker_niceness); on a busy
+    # machine the embedders then starve while the driver waits. A Ray started here keeps
+    # them at the driver's priority, as a local build's embedding is.
+    os.environ.setdefault("RAY_worker_niceness", "0")
     try:
         import ray
     except ImportError:
