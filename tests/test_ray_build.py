@@ -46,9 +46,7 @@ def cluster() -> Iterator[str]:
     """A one-node Ray cluster with two worker CPUs; yields its address."""
     ray_bin = Path(sys.executable).with_name("ray")
     port = _free_port()
-    # Ray's default temp dir (/tmp/ray): a driver joining by address reads the cluster's
-    # token and node address from its session_latest there; a --temp-dir elsewhere made
-    # the driver read a stale earlier session (InvalidAuthToken, a wrong node IP)
+    # short: Ray's socket paths live under it and must stay below 107 characters
     temp = tempfile.mkdtemp(prefix="rayt", dir="/tmp")
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
     proc = subprocess.Popen(
@@ -62,6 +60,7 @@ def cluster() -> Iterator[str]:
             "--num-cpus=2",
             "--include-dashboard=false",
             "--disable-usage-stats",
+            f"--temp-dir={temp}",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
