@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -48,7 +49,19 @@ def cluster() -> Iterator[str]:
     port = _free_port()
     # short: Ray's socket paths live under it and must stay below 107 characters
     temp = tempfile.mkdtemp(prefix="rayt", dir="/tmp")
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    # Token authentication with a token of its own: `ray start` would otherwise turn it
+    # on or off by whether ~/.ray/auth_token exists (written by any earlier local
+    # ray.init), and the test would depend on the machine's history. The driver gets the
+    # token but not RAY_AUTH_MODE: enabling it when a token is at hand is Sphere's job.
+    token = secrets.token_hex(32)
+    saved = {k: os.environ.pop(k, None) for k in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN")}
+    os.environ["RAY_AUTH_TOKEN"] = token
+    env = {
+        **os.environ,
+        "RAY_USAGE_STATS_ENABLED": "0",
+        "RAY_AUTH_MODE": "token",
+        "RAY_AUTH_TOKEN": token,
+    }
     proc = subprocess.Popen(
         [
             str(ray_bin),
@@ -89,6 +102,10 @@ def cluster() -> Iterator[str]:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         shutil.rmtree(temp, ignore_errors=True)
+        for k, v in saved.items():
+            os.environ.pop(k, None)
+            if v is not None:
+                os.environ[k] = v
 
 
 def _records(path: Path, n: int) -> Path:
@@ -285,3 +302,22 @@ def test_ray_missing_is_a_clear_error(tmp_path: Path) -> None:
     assert out.returncode == 5, out.stderr
     assert "needs Ray, which is not installed" in out.stderr
     assert "sphere-assistant[ray]" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_token_auth_is_turned_on_when_a_token_is_at_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As `ray start` does: a driver joining by address sends the token it has."""
+    from assistant.index.distributed import _token_auth_for
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for k in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
+        monkeypatch.delenv(k, raising=False)
+    assert not _token_auth_for("127.0.0.1:6379") and "RAY_AUTH_MODE" not in os.environ
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("t" * 64)
+    assert not _token_auth_for("")  # a local Ray decides for itself
+    assert "RAY_AUTH_MODE" not in os.environ
+    assert _token_auth_for("127.0.0.1:6379") and os.environ["RAY_AUTH_MODE"] == "token"
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # an explicit choice stands
+    assert not _token_auth_for("10.0.0.5:6379") and os.environ["RAY_AUTH_MODE"] == "disabled"

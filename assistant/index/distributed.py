@@ -88,6 +88,36 @@ def check_address(address: str) -> str:
     return address
 
 
+def _token_auth_for(address: str) -> bool:
+    """Join a cluster by address with Ray's token authentication when a token is at hand.
+
+    ``ray start --head`` turns token authentication on by itself when a token
+    exists (``~/.ray/auth_token``, which any local ``ray.init`` of Ray >= 2.59
+    writes), but ``ray.init(address=...)`` never does, so a driver joining by
+    address would be refused ("InvalidAuthToken"). Like ``ray start``, turn it on
+    when ``RAY_AUTH_MODE`` is unset and a token is available (``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH`` or the default file); a cluster without
+    authentication accepts a driver that sends one. Returns whether it is on.
+    """
+    if address in ("", "local"):
+        return os.environ.get("RAY_AUTH_MODE", "").lower() == "token"
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if mode is not None:
+        return mode.lower() == "token"
+    token_file = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.join(
+        os.path.expanduser("~"), ".ray", "auth_token"
+    )
+    if os.environ.get("RAY_AUTH_TOKEN") or os.path.isfile(token_file):
+        os.environ["RAY_AUTH_MODE"] = "token"
+        # Ray caches its config at import; re-read it, as Ray's own switch does
+        with contextlib.suppress(Exception):
+            from ray._raylet import Config
+
+            Config.initialize("")
+        return True
+    return False
+
+
 def _loopback(address: str) -> bool:
     host = address.removeprefix("ray://").rpartition(":")[0].strip("[]")
     return host in ("127.0.0.1", "localhost", "::1")
@@ -143,6 +173,7 @@ class RayEmbedder:
                         **kwargs,
                     )
                 else:
+                    _token_auth_for(address)
                     if _loopback(address):
                         kwargs["_node_ip_address"] = "127.0.0.1"
                     ray.init(address=address, **kwargs)
@@ -150,8 +181,9 @@ class RayEmbedder:
                 raise RayError(
                     f"cannot start or join Ray at {address or 'a new local instance'}: "
                     f"{str(exc).splitlines()[0][:200]}",
-                    hint="check the address (`ray status` on the head node), "
-                    "or build without --ray",
+                    hint="check the address (`ray status` on the head node); a cluster "
+                    "with token authentication needs its token in RAY_AUTH_TOKEN or "
+                    "~/.ray/auth_token (`ray get-auth-token` on the head); or build without --ray",
                 ) from None
             self._started = True
         cpus = int(ray.cluster_resources().get("CPU", 0))
