@@ -45,8 +45,14 @@ bench: $(DEMO)
 # retrain the shipped stance model (docs/STANCE_MODEL.md); resumes a killed run
 SHARED ?= ../shared/data
 stance-model: $(STAMP)
+	# two steps: 2 epochs from the base weights, then 1 more epoch continued from them at a
+	# third of the learning rate (chosen on the training sources' dev splits: 73.26 -> 74.24)
 	$(BIN)/sphere train stance --data-dir $(SHARED)/stance \
 		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
+		--out $(VENV)/stance-work/stance-2epochs.safetensors
+	$(BIN)/sphere train stance --data-dir $(SHARED)/stance \
+		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
+		--init $(VENV)/stance-work/stance-2epochs.safetensors --epochs 1 --lr 2e-5 \
 		--out assistant/stance/weights/stance-minilm.safetensors
 
 clean:

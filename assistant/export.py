@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.models import NO_EVIDENCE, DocumentHit, Lookup, Reference, TurnResult
+from assistant.models import NO_EVIDENCE, DocumentHit, Lookup, QueryPlan, Reference, TurnResult
 from assistant.store import SessionInfo, StoredTurn
 
 SIDE_LABEL = {"pro": "For", "con": "Against"}
@@ -129,6 +129,71 @@ def _reference(ref: Reference, copies: list[str] | None = None, side: str = "") 
         parts.append(f"Same passage also in {', '.join(md_code(c) for c in copies)}.")
     # the "." after a title like "2024" would otherwise open an ordered list in the note
     return _block_start_safe(" ".join(parts))
+
+
+# --------------------------------------------------------------------------- the thread
+
+
+def follow_changes(plan: QueryPlan) -> str:
+    """What a follow-up did to the turn it follows, from its plan's ``derivation``, as
+    plain text: the plan edit's changes ("+ constraint language es", "+ page both",
+    "- reference [5] doc-7"), or for a question about the answer what it asked
+    ("about reference [8]", "compares references [2] and [8]")."""
+    edit, changes = plan.edit_and_changes()
+    numbers = re.findall(r"\d+", " ".join(changes))
+    if edit == "explain_ref" and len(numbers) == 1:
+        return f"about reference [{numbers[0]}]"
+    if edit == "compare_refs" and len(numbers) == 2:
+        return f"compares references [{numbers[0]}] and [{numbers[1]}]"
+    return "; ".join(changes) or edit
+
+
+def _follow_line(result: TurnResult, number: int | None, shown: dict[int, int] | None) -> str:
+    """The first line of a turn: which turn it follows and what it changed, or (after
+    the first turn of a session) that it starts a new thread."""
+    plan = result.plan
+    if plan.follows is None:
+        if number is not None and number > 1:
+            return "*New thread: a new topic, not a follow-up of an earlier turn.*"
+        return ""
+    if shown is None:  # one turn alone: the session log's turn id
+        which = f"turn {plan.follows}"
+    elif plan.follows in shown:  # a session: the number of its heading
+        which = f"turn {shown[plan.follows]}"
+    else:
+        which = f"a turn not in this export (id {plan.follows})"
+    changes = follow_changes(plan)
+    line = f"Follows {which}: {md_text(changes)}" if changes else f"Follows {which}"
+    if result.reply:
+        line += " (answered from the session log, no new search)"
+    return f"*{line}*"
+
+
+def _reply(result: TurnResult, notes: _Footnotes, base: TurnResult | None) -> list[str]:
+    """An answer from the session log as a list: one item per reference it describes
+    ("[1] title (doc)"), its details ("under Claim A: …", "quote: “…”") nested under it.
+
+    With the turn it is about (``base``), each described reference also cites its
+    footnote, so "[1]" (the number in that turn's answer) leads to this export's note.
+    """
+    refs: dict[int, Any] = {}
+    if base is not None:
+        from assistant.thread import cited
+
+        refs = cited(base)
+    out: list[str] = []
+    for block in re.split(r"\n\s*\n", result.reply.strip()):
+        lines = [line.strip() for line in block.splitlines() if line.strip()]
+        if not lines:
+            continue
+        head = md_text(lines[0])
+        m = re.match(r"\[(\d+)\]", lines[0])
+        if m and int(m.group(1)) in refs:
+            c = refs[int(m.group(1))]
+            head += notes.cite(c.ref, c.side)
+        out.append(f"- {head}")
+        out += [f"  - {md_text(line)}" for line in lines[1:]]
+    return [*out, ""] if out else ["*No answer was recorded.*", ""]
 
 
 # --------------------------------------------------------------------------- blocks
@@ -244,7 +309,11 @@ def _turn_method(result: TurnResult, created: str | None) -> list[str]:
     if created:
         out.append(f"- Date: {md_text(created)}")
     out.append(f"- Index: {md_code(result.index)}")
-    if result.lookup is not None:
+    if plan.follows is not None and plan.derivation:
+        out.append(f"- Follow-up edit: {md_code(plan.derivation)}")
+    if result.reply:
+        out.append("- Answer: from the session log (no search, no summary)")
+    elif result.lookup is not None:
         out.append(f"- Answer: ranked list. {md_text(result.lookup.ranking_text())}")
     else:
         out.append(f"- Summary: {md_text(result.summary.method)}")
@@ -284,11 +353,20 @@ def _turn(
     notes: _Footnotes,
     *,
     method: bool,
+    shown: dict[int, int] | None = None,
+    base: TurnResult | None = None,
 ) -> list[str]:
+    """One turn's section. ``shown``: session turn id → heading number of the turns in
+    this export (None: a turn alone); ``base``: for a reply, the turn it is about."""
     prefix = f"{number}. " if number is not None else ""
     notes.copies.update((h.doc_id, h.copies) for hs in result.hits.values() for h in hs if h.copies)
     out = [f"## {prefix}{md_text(result.question) or '(empty question)'}", ""]
-    if result.lookup is not None:
+    follow = _follow_line(result, number, shown)
+    if follow:
+        out += [follow, ""]
+    if result.reply:
+        out += _reply(result, notes, base)
+    elif result.lookup is not None:
         out += _lookup(result.lookup, notes)
     else:
         out += _claims(result, notes)
@@ -329,8 +407,13 @@ def session_to_markdown(info: SessionInfo, turns: list[StoredTurn]) -> str:
         "",
     ]
     notes = _Footnotes()
+    # a follow-up names the turn it follows by that turn's heading number here
+    shown = {turn.id: n for n, turn in enumerate(turns, 1)}
+    by_id = {turn.id: turn.result for turn in turns}
     for n, turn in enumerate(turns, 1):
-        out += _turn(turn.result, n, turn.created, notes, method=False)
+        follows = turn.result.plan.follows
+        base = by_id.get(follows) if follows is not None else None
+        out += _turn(turn.result, n, turn.created, notes, method=False, shown=shown, base=base)
     if not turns:
         out += ["*This session has no questions yet.*", ""]
     out += ["## Method", ""]

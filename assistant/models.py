@@ -252,6 +252,42 @@ class QueryPlan:
         """An independent copy (its lists can be edited without touching this plan)."""
         return QueryPlan.from_dict(self.to_dict())
 
+    def claims_question(self) -> str:
+        """The question the plan's two claims answer (the stance model reads each claim
+        with it). A follow-up's ``question`` is the follow-up's own text ("show me more",
+        "only documents in Spanish"), not a question about the topic: for a follow-up,
+        the topic it inherited (``root_query``)."""
+        if self.follows is not None and self.root_query.strip():
+            return self.root_query
+        return self.question or self.root_query
+
+    def edit_and_changes(self) -> tuple[str, list[str]]:
+        """The follow-up's ``derivation`` read back: its edit and its changes
+        ("add_constraint: + constraint language es; edited by you" ->
+        ("add_constraint", ["+ constraint language es", "edited by you"])); a derivation
+        without an edit is returned whole as the edit."""
+        edit, sep, rest = self.derivation.partition(": ")
+        if not sep:
+            return self.derivation.strip(), []
+        return edit, [c.strip() for c in rest.split(";") if c.strip()]
+
+    def search_question(self) -> str:
+        """The question retrieval searches with. A follow-up's own text ("show me more",
+        "what about the cost?") names no topic: for a follow-up, the topic it inherited
+        (``root_query``) with the facets the thread added to it (aspects and perspectives
+        whose words the topic does not already hold), so "more" pages the same ranking
+        and "what about the cost?" searches for the topic's cost."""
+        if self.follows is None or not self.root_query.strip():
+            return self.question or self.root_query
+        root = " ".join(self.root_query.split())
+        low = root.lower()
+        extra = [
+            " ".join(t.split())
+            for t in (*(a.text for a in self.aspects), *(p.text for p in self.perspectives))
+            if t.strip() and " ".join(t.split()).lower() not in low
+        ]
+        return " ".join([root, *dict.fromkeys(extra)])
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> QueryPlan:
         claims = data.get("claims") or ["", ""]

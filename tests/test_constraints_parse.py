@@ -29,6 +29,11 @@ def _cons(question: str) -> list[tuple[str, str, bool]]:
         ("? Only documents that mention insurance.", ("keyword", "insurance", False)),
         ('? Find articles containing the word "insurance".', ("keyword", "insurance", False)),
         ("? Only documents in Spanish.", ("language", "es", False)),
+        # a negation verb before "anything from", and "nothing" as a negation
+        (", but exclude anything from tech blogs", ("source", "tech", True)),
+        ("? Leaving out anything from Instagram.", ("source", "instagram", True)),
+        ("? Nothing that mentions Paris.", ("keyword", "paris", True)),
+        ("? Nothing in English.", ("language", "en", True)),
     ],
 )
 def test_negation_and_its_absence(tail: str, expected: tuple[str, str, bool]) -> None:
@@ -105,3 +110,22 @@ def test_format_and_audience_are_soft_in_the_plan() -> None:
     cons = parse_rules("Should school uniforms be mandatory? As a list, for a general audience")
     got = {c.dimension: c.hard for c in cons.constraints}
     assert got == {"format": False, "audience": False}
+
+
+@pytest.mark.parametrize(
+    ("tail", "expected"),
+    [
+        ("? Documents exceeding 2000 words.", ("length", ">2000", False)),
+        ("? Nothing longer than 900 words.", ("length", "<900", False)),
+        ("? Only pieces shorter than 400 words.", ("length", "<400", False)),
+    ],
+)
+def test_length_comparisons(tail: str, expected: tuple[str, str, bool]) -> None:
+    assert expected in _cons(Q + tail)
+
+
+@pytest.mark.parametrize(
+    "tail", ["? Only use sources under 1000 words.", "? Only include sources that mention wages."]
+)
+def test_a_request_verb_is_not_a_source(tail: str) -> None:
+    assert [c for c in _cons(Q + tail) if c[0] == "source"] == []

@@ -300,3 +300,31 @@ def test_a_cited_document_with_copies_names_them_in_its_note() -> None:
     assert notes and all("Same passage also in `uniforms-02 (copy)`." in n for n in notes)
     others = [line for line in text.splitlines() if re.match(r"^\[\^\d+\]:", line)]
     assert sum("Same passage also in" in n for n in others) == len(notes)
+
+
+def test_thread_lines_without_the_turns_they_follow() -> None:
+    """A follow-up of a turn not in the export says so; a reply alone has no footnotes;
+    what a question about the answer asked is said in words."""
+    from assistant.export import follow_changes
+    from assistant.models import Summary
+
+    info, turns = example_session()
+    follow = example_turn("only documents in Spanish")
+    follow.plan.follows, follow.plan.derivation = 17, "add_constraint: + constraint language es"
+    reply = example_turn("compare [1] and [2]")
+    reply.summary = Summary(question=reply.question, claims=[], notes=[])
+    reply.hits = {}
+    reply.plan.follows, reply.plan.derivation = 1, "compare_refs: [1, 2]"
+    reply.reply = "[1] A (a)\n  quote: “x”\n\n[2] B (b)\n  quote: “y”"
+    assert follow_changes(reply.plan) == "compares references [1] and [2]"
+    text = session_to_markdown(info, [*turns, StoredTurn(18, 3, "2025-06-03", follow)])
+    assert "*Follows a turn not in this export (id 17): \\+ constraint language es*" in text
+    alone = turn_to_markdown(reply)
+    assert alone.split("\n\n")[1] == (
+        "*Follows turn 1: compares references \\[1\\] and \\[2\\] "
+        "(answered from the session log, no new search)*"
+    )
+    assert (
+        alone.split("\n\n")[2] == "- \\[1\\] A (a)\n  - quote: “x”\n- \\[2\\] B (b)\n  - quote: “y”"
+    )
+    assert "[^" not in alone and "### Balance" not in alone

@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from assistant.errors import DataError
+from assistant.errors import DataError, InputError
 from assistant.eval.conversation import load_dialogues, run_conversation
 from assistant.understand import parse_rules
-from assistant.understand.followup import resolve
+from assistant.understand.cues import split_words
+from assistant.understand.followup import EDITS, resolve
 
 PREV = parse_rules("Should cities ban cars from their centres?")
 
@@ -60,7 +63,9 @@ def test_the_edit_is_applied_and_nothing_else_changes() -> None:
     assert r.plan is not None
     before, after = PREV.to_dict(), r.plan.to_dict()
     assert after["constraints"][-1]["value"] == "de"
-    after["constraints"] = before["constraints"]
+    # the plan says how it was derived, as the thread records it ("edit: changes")
+    assert after["derivation"] == "add_constraint: + constraint language de"
+    after["constraints"], after["derivation"] = before["constraints"], before["derivation"]
     assert after == before
     r = resolve("more from the other side", resolve("just the case for", PREV).plan)
     assert (r.edit, r.value) == ("more", "con")
@@ -112,12 +117,284 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
         eval_group, ["conversation", "--data", str(p), "--json"], obj=Context(None)
     )
     assert res.exit_code == 0 and json.loads(res.output)["dialogues"] == 1
+    # several sets, one report each
+    res = CliRunner().invoke(
+        eval_group,
+        ["conversation", "--data", str(p), "--data", str(p), "--json"],
+        obj=Context(None),
+    )
+    assert res.exit_code == 0
+    sets = json.loads(res.output)["sets"]
+    assert [s["dialogues"] for s in sets] == [1, 1]
+    res = CliRunner().invoke(
+        eval_group, ["conversation", "--data", str(p), "--data", str(p)], obj=Context(None)
+    )
+    assert res.exit_code == 0 and res.output.count("resolved plan 100.0 %") == 2
 
 
-@pytest.mark.parametrize("name", ["conversation_dev.jsonl", "conversation_test.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["conversation_dev.jsonl", "conversation_dev2.jsonl", "conversation_test.jsonl"]
+)
 def test_the_shipped_dialogue_sets_load(name: str) -> None:
     dialogues = load_dialogues(Path(__file__).parent / "data" / name)
     assert len(dialogues) >= 60
     for d in dialogues:
         for t in d["turns"][1:]:
             assert t["expect"]["follows"] == (t["expect"]["edit"] != "new_topic"), d["id"]
+
+
+def test_a_follow_up_searches_its_topic_and_added_facets_not_its_own_words() -> None:
+    from assistant.retrieval.retriever import plan_queries
+    from assistant.thread import continue_plan
+    from assistant.understand import parse_rules
+
+    first = parse_rules("Should school uniforms be mandatory?")
+    _, more = continue_plan("show me more", first, 1)
+    _, cost = continue_plan("what about the cost?", first, 1)
+    _, teachers = continue_plan("what do teachers say?", first, 1)
+    _, spanish = continue_plan("only documents in Spanish", first, 1)
+    assert more is not None and cost is not None and teachers is not None and spanish is not None
+    assert plan_queries(more).topic == plan_queries(first).topic  # the same ranking, paged
+    assert not any("more" in t for t in plan_queries(more).texts)
+    assert plan_queries(cost).topic[0] == "Should school uniforms be mandatory? cost"
+    assert plan_queries(teachers).topic[0].endswith("teachers")
+    assert not any("Spanish" in t for t in plan_queries(spanish).topic)
+    assert first.search_question() == first.question  # a first turn searches its question
+
+
+# --------------------------------------------------------------------------- mechanisms
+
+
+def _read(first: str, text: str) -> tuple[bool, str, object]:
+    r = resolve(text, parse_rules(first))
+    return r.follows, r.edit, r.value
+
+
+LANG_DE = {"dimension": "language", "value": "de", "negated": False}
+
+
+@pytest.mark.parametrize(
+    ("text", "edit", "value"),
+    [
+        # cue words with two letters swapped, informal spellings
+        ("wat about teh cost?", "add_aspect", "cost"),
+        ("remvoe [3]", "drop_ref", 3),
+        ("shwo me more", "more", "both"),
+        # follow-ups in Spanish, German and French
+        ("nur auf Deutsch bitte", "add_constraint", LANG_DE),
+        ("¿qué opinan los médicos?", "add_perspective", "médicos"),
+        ("qu'en pensent les agriculteurs ?", "add_perspective", "agriculteurs"),
+        ("was sagen Ökonomen dazu?", "add_perspective", "Ökonomen"),
+        ("quita la [3]", "drop_ref", 3),
+        ("nur die Gegenargumente", "one_side", "con"),
+        ("und die Kosten?", "add_aspect", "Kosten"),
+        ("más, por favor", "more", "both"),
+        # a number with a unit is a quantity, not a reference; ordinals are references
+        (
+            "under 800 words pls",
+            "add_constraint",
+            {"dimension": "length", "value": "<800", "negated": False},
+        ),
+        ("where does 4 come from", "explain_ref", 4),
+        ("how does 5 differ from 8", "compare_refs", [5, 8]),
+        ("can you remove the second source", "drop_ref", 2),
+        # a constraint's value alone with its scope word
+        (
+            "spanish only",
+            "add_constraint",
+            {"dimension": "language", "value": "es", "negated": False},
+        ),
+        (
+            "just transcripts",
+            "add_constraint",
+            {"dimension": "format", "value": "transcript", "negated": False},
+        ),
+        (
+            "shorter ones",
+            "add_constraint",
+            {"dimension": "length", "value": "short", "negated": False},
+        ),
+        (
+            "no opinion pieces",
+            "add_constraint",
+            {"dimension": "source", "value": "opinion pieces", "negated": True},
+        ),
+        (
+            "Could you stick to clinical trials?",
+            "add_constraint",
+            {"dimension": "source", "value": "clinical trials", "negated": False},
+        ),
+        (
+            "keep it simple for a general reader",
+            "add_constraint",
+            {"dimension": "audience", "value": "general", "negated": False},
+        ),
+        # one side: a stance verb about the previous topic, a view word with "only"
+        ("and why do people oppose it?", "one_side", "con"),
+        ("the sceptical view only", "one_side", "con"),
+        ("solo los contras", "one_side", "con"),
+        # a stance verb whose subject is a group asks for the group's view
+        ("what do dietitians recommend", "add_perspective", "dietitians"),
+        ("I would welcome a journalist's point of view.", "add_perspective", "journalist"),
+        ("landlords?", "add_perspective", "landlords"),
+        # a facet after a request to narrow, or with a pointer back
+        (
+            "Please confine the analysis to the employment effects.",
+            "add_aspect",
+            "employment effects",
+        ),
+        ("What about the stress it causes?", "add_aspect", "stress it causes"),
+        ("how does a ban like this affect local shop owners?", "add_aspect", "local shop owners"),
+        ("what about in Berlin", "add_aspect", "Berlin"),
+        # facet nouns of debates in general; a quality noun
+        ("and bullying?", "add_aspect", "bullying"),
+        ("and radiation levels?", "add_aspect", "radiation levels"),
+        ("what about affordability", "add_aspect", "affordability"),
+        (
+            "no news articles",
+            "add_constraint",
+            {"dimension": "source", "value": "news", "negated": True},
+        ),
+        # long polite wrappers
+        (
+            "I was wondering whether you might be able to show me only material in German?",
+            "add_constraint",
+            LANG_DE,
+        ),
+        (
+            "Much appreciated! Would you be able to tell me what bus drivers make of all this?",
+            "add_perspective",
+            "bus drivers",
+        ),
+        ("Thank you kindly. Might you show me some more, when you have a moment?", "more", "both"),
+        # more phrasings of the same edits
+        ("no [6] please", "drop_ref", 6),
+        ("do 3 and 4 contradict each other?", "compare_refs", [3, 4]),
+        ("noch mehr Argumente dagegen", "more", "con"),
+        ("show me the rest", "more", "both"),
+        ("switch to the arguments against", "one_side", "con"),
+        ("now the arguments in favour", "one_side", "pro"),
+        ("¿y el coste para el estado?", "add_aspect", "coste para el estado"),
+        ("et les syndicats, ils en pensent quoi ?", "add_perspective", "syndicats"),
+        ("any other arguments?", "more", "both"),
+        ("I'd like to know more about the impact on jobs", "add_aspect", "impact on jobs"),
+        ("please don't include the noise stuff", "drop_aspect", "noise"),
+        ("What's the difference between sources 2 and 5?", "compare_refs", [2, 5]),
+    ],
+)
+def test_mechanisms_read_follow_ups(text: str, edit: str, value: object) -> None:
+    assert _read("Should cities ban cars from their centres?", text) == (True, edit, value)
+
+
+@pytest.mark.parametrize(
+    ("first", "text"),
+    [
+        # a sibling: shares a word with the previous topic and adds one of its own
+        ("Is inheritance tax fair?", "what about wealth taxes?"),
+        ("Tax meat?", "tax sugar?"),
+        ("causes of the french revolution", "and the russian revolution?"),
+        # the slot the previous topic filled, filled differently
+        ("Is tap water safe to drink in Mexico City?", "and in Lima?"),
+        ("Is fast charging bad for phone batteries?", "and for laptop batteries?"),
+        # neither a facet nor a person ("-ers" alone does not make people)
+        ("should pit bulls be banned", "what about rottweilers"),
+        (
+            "Should ChatGPT be allowed in university exams?",
+            "what about calculators in maths exams?",
+        ),
+        # a predicate of its own, however it starts
+        ("Should school uniforms be compulsory?", "And is homeschooling better?"),
+        ("is red meat bad for your heart", "and what about eggs, are they bad too?"),
+        ("Should cities ban cars from their centres?", "what do economists think about tariffs?"),
+        ("Should cities ban cars from their centres?", "is 5 a prime number?"),
+        ("Is homework good for kids?", "Thanks! And should alcohol be taxed more heavily too?"),
+        ("Should the drinking age be 21?", "in Europe it's 18 right?"),
+        ("Should the drinking age be 21?", "Und das Wahlalter?"),  # "das" is an article here
+    ],
+)
+def test_siblings_and_questions_of_their_own_are_new_topics(first: str, text: str) -> None:
+    assert _read(first, text)[:2] == (False, "new_topic")
+
+
+def test_courtesy_and_reasons_are_set_aside() -> None:
+    first = "is a gap year a good idea"
+    text = "Thank you so much, that is very helpful. Could you drop [2]? It looks like an advert."
+    assert _read(first, text) == (True, "drop_ref", 2)
+    text = "Wonderful. Could you leave out blogs? My teacher doesn't accept them."
+    assert _read(first, text) == (
+        True,
+        "add_constraint",
+        {"dimension": "source", "value": "blog", "negated": True},
+    )
+
+
+def test_more_pages_the_side_in_force() -> None:
+    pro = resolve("only the case for", PREV).plan
+    assert pro is not None
+    assert (resolve("keep going", pro).edit, resolve("keep going", pro).value) == ("more", "pro")
+    assert resolve("more of the opposite view", pro).value == "con"
+    assert resolve("next page", PREV).value == "both"
+    assert resolve("more on the skeptical side", PREV).value == "con"
+
+
+def test_a_side_word_is_not_a_group() -> None:
+    assert resolve("only the opposing view", PREV).edit != "add_perspective"
+    assert resolve("ok the pros and cons of it", PREV).edit != "one_side"
+
+
+def test_a_group_after_a_group_view_is_another_view() -> None:
+    viewed = resolve("what do food banks say", PREV).plan
+    assert viewed is not None
+    r = resolve("how about the retailers", viewed)
+    assert (r.edit, r.value) == ("add_perspective", "retailers")
+    r = resolve("what about women", viewed)  # a population narrows: a facet
+    assert (r.edit, r.value) == ("add_aspect", "women")
+
+
+def test_dropping_a_facet_named_with_a_pronoun() -> None:
+    first = (
+        "Could you give me a balanced view on whether electric scooters should be allowed on "
+        "pavements, especially regarding pedestrian safety and accessibility for disabled people?"
+    )
+    text = "On reflection, the accessibility question is a separate matter, so leave it aside."
+    assert _read(first, text) == (True, "drop_aspect", "accessibility")
+    # "no longer" is not a length
+    text = "I no longer need the pedestrian safety part, if that's alright."
+    assert _read(first, text) == (True, "drop_aspect", "pedestrian safety")
+    assert _read("is solar worth it, esp cost and maintenance", "never mind maintenance") == (
+        True,
+        "drop_aspect",
+        "maintenance",
+    )
+
+
+def test_with_no_is_a_property_unless_it_names_a_source() -> None:
+    assert _read("how to start composting at home", "with no worms") == (
+        True,
+        "add_aspect",
+        "no worms",
+    )
+    assert _read("how to start composting at home", "with no blogs")[1] == "add_constraint"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            split_words(
+                "what about the more only [3] 5 and drop why compare vs , . ? ¿ cost teachers "
+                "say no from blogs spanish für que los it leave aside never mind with ones 800 "
+                "words second source opposing side y und et"
+            )
+        )
+        | st.text(min_size=1, max_size=6),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_fuzz_resolve_never_crashes(words: list[str]) -> None:
+    try:
+        r = resolve(" ".join(words), PREV)
+    except InputError:
+        return
+    assert r.edit in EDITS and r.follows == (r.edit != "new_topic")

@@ -116,3 +116,26 @@ def test_train_survives_a_kill(tmp_path: Path) -> None:
     step = int(again.stderr.split("resuming at step ")[1].split()[0])
     assert step >= 1
     assert np.isfinite(json.loads(again.stdout)["dev"]["temperature"])
+
+
+def test_train_continues_a_trained_artifact(tmp_path: Path) -> None:
+    """``--init``: a run starts from an artifact's weights; the artifact's hash and the
+    epochs it had are in the new card (so the continuation is reproducible), and a
+    missing artifact is a clear error."""
+    data = _data(tmp_path / "data")
+    first = _train(tmp_path, data, "--max-steps", "2")
+    assert first.returncode == 0, first.stderr
+    art = Path(json.loads(first.stdout)["artifact"])
+    kept = tmp_path / "first.safetensors"
+    kept.write_bytes(art.read_bytes())
+    kept.with_suffix(".json").write_text(art.with_suffix(".json").read_text())
+    more = _train(tmp_path, data, "--init", str(kept), "--lr", "2e-5", "--max-steps", "2")
+    assert more.returncode == 0, more.stderr
+    assert f"starting from {kept}" in more.stderr
+    card = json.loads(art.with_suffix(".json").read_text())
+    assert card["config"]["init_sha256"] == hashlib.sha256(kept.read_bytes()).hexdigest()
+    assert card["config"]["epoch_offset"] == 2 and card["config"]["lr"] == 2e-5
+    assert json.loads(more.stdout)["run_id"] != json.loads(first.stdout)["run_id"]
+    bad = _train(tmp_path, data, "--init", str(tmp_path / "nope.safetensors"))
+    assert bad.returncode == 2 and "no stance artifact" in bad.stderr
+    assert "Traceback" not in bad.stderr

@@ -290,3 +290,30 @@ def test_fuzz_cue_word_soup(words: list[str]) -> None:
         assert e1 <= s2
     for p in plan.perspectives:
         assert p.span is None or plan.question[p.span[0] : p.span[1]] == p.text
+
+
+def test_side_cues_end_at_a_word_and_cover_bare_objections() -> None:
+    from assistant.understand.intent import find_side_cues
+
+    def sides(q: str) -> list[tuple[str, str]]:
+        return [(c.side, q[c.cue[0] : c.cue[1]]) for c in find_side_cues(q)]
+
+    # the preposition after a facet noun is a whole word ("pros on|ly" was read before)
+    assert sides("pros only") == [("pro", "pros")]
+    assert sides("cons only") == [("con", "cons")]
+    assert {s for s, _ in sides("Are there any criticisms?")} == {"con"}
+    assert {s for s, _ in sides("nur die Gegenargumente")} == {"con"}
+    assert {s for s, _ in sides("what's the best argument for it?")} == {"pro"}
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "side"),
+    [
+        ("Ist Homeoffice gut für die Produktivität?", "two_sided", None),  # good for
+        ("Le télétravail est-il bon pour la santé ?", "two_sided", None),
+        ("Warum sind viele für ein Tempolimit?", "one_sided", "pro"),  # in favour of
+    ],
+)
+def test_good_for_is_not_in_favour_of(question: str, intent: str, side: str | None) -> None:
+    plan = parse_rules(question)
+    assert (plan.intent, plan.target_side) == (intent, side)

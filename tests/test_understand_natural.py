@@ -124,3 +124,38 @@ def test_helpers() -> None:
     assert {"praising", "praised", "praises"} <= set(verb_forms(["praise"]))
     assert {"criticizes", "criticizing"} <= set(verb_forms(["criticize"]))
     assert is_wh("wht year did it end") and is_wh("Warum ist das so?") and not is_wh("whale songs")
+
+
+@pytest.mark.parametrize(
+    ("question", "root", "side"),
+    [
+        ("What are the arguments against school uniforms?", "school uniforms", "con"),
+        ("What are the downsides of nuclear power?", "nuclear power", "con"),
+        ("What are the benefits of remote work?", "remote work", "pro"),
+        ("Give me the case against a four-day week", "a four-day week", "con"),
+    ],
+)
+def test_a_one_sided_question_claims_its_cue_topic(question: str, root: str, side: str) -> None:
+    """The PIR shapes cut the cue out of the question and left "What are the school
+    uniforms?" as the root (claims "We support the claim that what are the …"): the topic
+    the cue scopes over is the root, without the sentence's question mark."""
+    plan = parse_rules(question)
+    assert (plan.intent, plan.target_side, plan.root_query) == ("one_sided", side, root)
+    assert plan.claims == (f"Arguments in favour of {root}.", f"Arguments against {root}.")
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Pineapple on Pizza: Delicious or Disgusting?",
+        "Vinyl or Streaming – which sounds better?",
+        "Remote Work: A Blessing or a Curse?",
+        "The Perspective on Daylight Saving Time",
+    ],
+)
+def test_a_headline_debate_is_two_sided_not_a_lookup(title: str) -> None:
+    """A headline naming two options around a colon or a dash (PerSphere's titles), or
+    "the perspective on X", is a debate: the natural-question parser read 43 of
+    PerSphere's 139 titles as lookups, with no claims."""
+    plan = parse_rules(title)
+    assert plan.intent == "two_sided" and all(plan.claims)

@@ -7,8 +7,9 @@ indexing (vs the raw encoder), search (plain, PAP, PAP+, aspect fusion, the
 sphere retriever, as ratios to plain FAISS at 10k and 100k passages), the LLM
 backend (vs raw llama.cpp), a large synthetic index (build time, memory,
 approximate recall, and the same search methods on it), end-to-end
-``sphere ask`` on the demo index, and start-up with the language model loaded
-and not loaded (``bench startup``). Writes the JSON to
+``sphere ask`` on the demo index (and follow-ups on it: a constraint, a page),
+and start-up with the language model loaded and not loaded (``bench startup``).
+Writes the JSON to
 ``bench-results/<timestamp>.json`` so two runs can be compared with
 ``sphere bench --compare A.json B.json``.
 """
@@ -43,7 +44,9 @@ def run_ask_bench(settings: Any, questions: Sequence[str], index: str = "demo") 
     """Each question answered with the stance model and without it, in one process.
 
     The two runs of a question alternate (without first), the stance cache is
-    cleared before every run with it, so its cost is paid in full each time;
+    cleared before every run with it, so its cost is paid in full each time,
+    and the pipeline's sentence vectors before every run, so that the run with
+    the stance model does not reuse the summarizer's work of the run without;
     ``stance_ratio`` is mean seconds with / without, ``stance_seconds`` the
     time inside the stance network.
     """
@@ -60,6 +63,7 @@ def run_ask_bench(settings: Any, questions: Sequence[str], index: str = "demo") 
             for with_stance in (False, True) if stance is not None else (False,):
                 pipe.stance = pipe.retriever.stance = stance if with_stance else None
                 spent = 0.0
+                pipe._sentence_cache.clear()  # each run embeds its sentences, as a new question
                 if stance is not None:
                     stance.clear_cache()
                     spent = stance.seconds
@@ -98,10 +102,23 @@ def run_ask_bench(settings: Any, questions: Sequence[str], index: str = "demo") 
 @click.command("ask")
 @click.option("--index", "index_name", default="demo", show_default=True)
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--followup-rounds",
+    default=3,
+    show_default=True,
+    type=click.IntRange(0, 100),
+    help="rounds of the follow-up timings (first question, then a constraint and a page; "
+    "no language model); 0 skips them",
+)
 @pass_ctx
-def ask_bench_command(ctx: Context, index_name: str, as_json: bool) -> None:
-    """End-to-end ``sphere ask`` seconds (model loaded once) on two demo questions."""
+def ask_bench_command(ctx: Context, index_name: str, as_json: bool, followup_rounds: int) -> None:
+    """End-to-end ``sphere ask`` seconds (model loaded once) on two demo questions, then
+    follow-ups that only add a constraint or page a side, against the first answer."""
     result = run_ask_bench(ctx.settings, ASK_QUESTIONS, index_name)
+    if followup_rounds:
+        from assistant.bench.followup import run_followup_bench
+
+        result["followups"] = run_followup_bench(ctx.settings, index_name, rounds=followup_rounds)
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
@@ -115,6 +132,11 @@ def ask_bench_command(ctx: Context, index_name: str, as_json: bool) -> None:
             f"(with / without {result['stance_ratio']:.2f}, "
             f"+{result['stance_added_seconds']:.2f} s)"
         )
+    if "followups" in result:
+        from assistant.bench.followup import followup_lines
+
+        for line in followup_lines(result["followups"]):
+            click.echo(line)
 
 
 class BenchPartError(SphereError):
@@ -229,6 +251,10 @@ def summary_rows(r: dict[str, Any]) -> list[tuple[str, str]]:
             rows.append((name, f"{v['p95_ms']:.2f}"))
     if "ask" in r:
         rows.append(("sphere ask mean s (demo)", f"{r['ask']['mean_seconds']:.1f}"))
+        fu = r["ask"].get("followups")
+        for s in fu["followups"] if fu else []:
+            rows.append((f"follow-up s, {s['label']} (demo, no model)", f"{s['seconds']:.2f}"))
+            rows.append((f"follow-up / first answer, {s['label']}", f"{s['ratio_to_first']:.2f}"))
     for part, label in (("app", "app usable"), ("ask", "fresh sphere ask")):
         e = r.get("startup", {}).get(part)
         if e:

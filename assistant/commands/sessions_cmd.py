@@ -69,14 +69,23 @@ def list_command(ctx: Context, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="print the session and its turns as JSON")
 @pass_ctx
 def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
-    """Show one session: its settings and each question with its two claims (or ranked list)."""
+    """Show one session as a thread: each question with its two claims (or ranked list,
+    or the answer from the log), a follow-up with the turn it follows and what it changed."""
+    from assistant.export import follow_changes
+
     with open_store(ctx) as store:
         info = store.get_session(session_id)
         turns = store.turns(session_id)
     if as_json:
         data = info.to_dict()
         data["turns"] = [
-            {"id": t.id, "created": t.created, "status": t.status, "result": t.result.to_dict()}
+            {
+                "id": t.id,
+                "created": t.created,
+                "status": t.status,
+                "follows": t.result.plan.follows,  # the turn id it edits (None: a new topic)
+                "result": t.result.to_dict(),
+            }
             for t in turns
         ]
         _echo_json(data)
@@ -92,7 +101,17 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
     for n, t in enumerate(turns, 1):
         click.echo("")
         click.echo(f"[{n}] turn {t.id} · {t.created} · {t.status}")
+        follows = t.result.plan.follows
+        if follows is not None:
+            changes = follow_changes(t.result.plan)
+            click.echo(f"  follows turn {follows}" + (f": {changes}" if changes else ""))
+        elif n > 1:
+            click.echo("  new thread: a new topic, not a follow-up of an earlier turn")
         click.echo(f"  Q: {_one_line(t.result.question, 100)}")
+        if t.result.reply:
+            click.echo("  A (from the session log, no new search):")
+            for line in t.result.reply.splitlines():
+                click.echo(f"    {line}".rstrip())
         lookup = t.result.lookup
         for row in lookup.rows if lookup is not None else []:
             marks = " ".join(("✓ " if m.met else "✗ ") + m.aspect for m in row.aspects)

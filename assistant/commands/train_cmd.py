@@ -49,6 +49,13 @@ def train_group() -> None:
     show_default=True,
     help="seconds between checkpoints",
 )
+@click.option(
+    "--init",
+    "init",
+    type=click.Path(path_type=Path),
+    help="continue a trained artifact (.safetensors) for --epochs more epochs",
+)
+@click.option("--lr", type=click.FloatRange(min=0, min_open=True), help="encoder learning rate")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 @pass_ctx
@@ -63,6 +70,8 @@ def train_stance_command(
     state_dir: Path | None,
     max_steps: int | None,
     checkpoint_seconds: float,
+    init: Path | None,
+    lr: float | None,
     no_progress: bool,
     as_json: bool,
 ) -> None:
@@ -91,6 +100,24 @@ def train_stance_command(
         cfg = replace(cfg, epochs=epochs)
     if seed is not None:
         cfg = replace(cfg, seed=seed)
+    if lr is not None:
+        cfg = replace(cfg, lr=lr)
+    if init is not None:
+        from assistant.stance.artifact import read_card
+        from assistant.stance.data import file_sha256
+
+        if not init.is_file():
+            raise InputError(f"--init: no stance artifact at {init}")
+        trained = read_card(init).get("config", {})
+        done = trained.get("epochs", 0) + trained.get("epoch_offset", 0)
+        # a continuation starts from trained weights: the head's learning rate is cut in
+        # the same ratio as the encoder's (1e-3 was for a head starting from zero)
+        cfg = replace(
+            cfg,
+            init_sha256=file_sha256(init),
+            epoch_offset=int(done),
+            head_lr=cfg.head_lr * cfg.lr / TrainConfig().lr,
+        )
     settings = ctx.settings
     out = out or Path(settings.cache_dir).expanduser() / "stance" / "stance-minilm.safetensors"
     if out.suffix != ".safetensors":
@@ -107,6 +134,7 @@ def train_stance_command(
         show_progress=not no_progress,
         max_steps=max_steps,
         checkpoint_seconds=checkpoint_seconds,
+        init=init,
     )
     summary = {
         "run_id": result.run_id,

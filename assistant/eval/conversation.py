@@ -1,8 +1,9 @@
 """``sphere eval conversation``: follow-ups resolved against the previous turn.
 
-The sets are JSONL dialogues written for Sphere (``tests/data/conversation_dev.jsonl``,
-format and scoring in ``tests/data/CONVERSATION.md``). Each dialogue's first turn is
-parsed by the rules; every later turn is read by
+The sets are JSONL dialogues written for Sphere (``tests/data/conversation_dev.jsonl``
+and ``tests/data/conversation_dev2.jsonl`` for development; format and scoring in
+``tests/data/CONVERSATION.md``); ``--data`` may be given once per set. Each dialogue's
+first turn is parsed by the rules; every later turn is read by
 :func:`assistant.understand.followup.resolve` against the plan in force (the previous
 turn's, or a new topic's own). A turn is correct when "follows" matches and, for a
 follow-up, the edit kind and its value match. Reported: resolved-plan accuracy, the
@@ -148,25 +149,41 @@ def run_conversation(data: str | Path, *, limit: int | None = None) -> dict[str,
 
 
 @click.command("conversation")
-@click.option("--data", required=True, type=click.Path(dir_okay=False), help="a JSONL dialogue set")
+@click.option(
+    "--data",
+    "data",
+    required=True,
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="a JSONL dialogue set (repeat for several: --data dev.jsonl --data dev2.jsonl)",
+)
 @click.option("--limit", type=int, default=None, help="first N dialogues")
 @click.option("--misses", is_flag=True, help="list the turns read wrongly")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-def conversation_command(data: str, limit: int | None, misses: bool, as_json: bool) -> None:
-    """Follow-ups: topic kept or changed, the edit and its value, per edit kind."""
-    report = run_conversation(data, limit=limit)
+def conversation_command(
+    data: tuple[str, ...], limit: int | None, misses: bool, as_json: bool
+) -> None:
+    """Follow-ups: topic kept or changed, the edit and its value, per edit kind.
+
+    With one --data the report is that set's; with several, one report per set
+    (JSON: {"benchmark": "conversation", "sets": [...]})."""
+    reports = [run_conversation(d, limit=limit) for d in data]
     if as_json:
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        out = reports[0] if len(reports) == 1 else {"benchmark": "conversation", "sets": reports}
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
-    r = report["methods"]["rules"]
-    click.echo(
-        f"{report['dialogues']} dialogues, {r['turns']} follow-up turns: resolved plan "
-        f"{r['resolved_plan_acc']} %, new topics read as follow-ups "
-        f"{r['new_topic_as_followup']} %, follow-ups read as new topics "
-        f"{r['followup_as_new_topic']} %"
-    )
-    for k, v in r["per_edit"].items():
-        click.echo(f"  {k:<16} {v['acc']!s:>6} % of {v['n']}")
-    if misses:
-        for m in report["misses"]:
-            click.echo(f"  {m['id']}: {m['text']!r} gold {m['gold']} got {m['got']}")
+    for report in reports:
+        r = report["methods"]["rules"]
+        if len(reports) > 1:
+            click.echo(f"{report['data']}:")
+        click.echo(
+            f"{report['dialogues']} dialogues, {r['turns']} follow-up turns: resolved plan "
+            f"{r['resolved_plan_acc']} %, new topics read as follow-ups "
+            f"{r['new_topic_as_followup']} %, follow-ups read as new topics "
+            f"{r['followup_as_new_topic']} %"
+        )
+        for k, v in r["per_edit"].items():
+            click.echo(f"  {k:<16} {v['acc']!s:>6} % of {v['n']}")
+        if misses:
+            for m in report["misses"]:
+                click.echo(f"  {m['id']}: {m['text']!r} gold {m['gold']} got {m['got']}")

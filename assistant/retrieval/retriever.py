@@ -166,10 +166,12 @@ class PlanQueries:
 
 
 def plan_queries(plan: QueryPlan) -> PlanQueries:
-    question = " ".join((plan.question or plan.root_query or "").split())
+    # a follow-up searches for its inherited topic and the facets it added, not for its
+    # own words ("show me more"): QueryPlan.search_question
+    question = " ".join(plan.search_question().split())
     root = " ".join((plan.root_query or "").split()) or question
     topic = (question,) if root == question else (question, root)
-    if plan.constraints and plan.root_query:
+    if plan.constraints and plan.root_query and plan.follows is None:
         # the instruction ("only documents of fewer than 90 words") says which documents
         # qualify, not what they are about: the topic is the question without it
         topic = (root,)
@@ -656,7 +658,7 @@ class Retriever:
                 sentences.append(t[s:e])
                 owner.append(j)
         claims = (pq.sides["pro"][0], pq.sides["con"][0])
-        question = plan.question or plan.root_query or pq.topic[0]
+        question = plan.claims_question() or pq.topic[0]
         judged, _probs = self.stance.document_sides(question, claims, sentences, owner, len(top))
         out: dict[int, dict[str, Any]] = {}
         for j, i in enumerate(top.tolist()):

@@ -73,6 +73,7 @@ class StanceModel:
         self._cache: OrderedDict[tuple[str, str, int], np.ndarray] = OrderedDict()
         self._cache_size = 20000
         self._lock = threading.Lock()
+        self._workers: Any = None  # assistant.stance.net.Workers, started on first use
         # seconds spent in the network and texts judged (cache misses), for benchmarks
         self.seconds = 0.0
         self.judged = 0
@@ -114,34 +115,49 @@ class StanceModel:
 
         n = len(texts)
         out = np.zeros((n, 3), np.float64)
-        todo: list[int] = []
+        # each distinct pair not in the cache, once: key -> the rows that want it
+        todo: dict[tuple[str, str, int], list[int]] = {}
         with self._lock:
             for i in range(n):
-                hit = self._cache.get((claims[i], texts[i], max_len))
-                if hit is None:
-                    todo.append(i)
-                else:
-                    self._cache.move_to_end((claims[i], texts[i], max_len))
+                key = (claims[i], texts[i], max_len)
+                hit = self._cache.get(key)
+                if hit is not None:
+                    self._cache.move_to_end(key)
                     out[i] = hit
+                else:
+                    todo.setdefault(key, []).append(i)
         if todo:
+            keys = list(todo)
             t0 = time.perf_counter()
             lp = predict(
                 self.net,
                 self.tokenizer,
-                [claims[i] for i in todo],
-                [texts[i] for i in todo],
+                [k[0] for k in keys],
+                [k[1] for k in keys],
                 max_len=max_len,
+                workers=self._batch_workers(),
             ).numpy()
             probs = np.exp(lp.astype(np.float64))
             self.seconds += time.perf_counter() - t0
-            self.judged += len(todo)
+            self.judged += len(keys)
             with self._lock:
-                for j, i in enumerate(todo):
-                    out[i] = probs[j]
-                    self._cache[(claims[i], texts[i], max_len)] = probs[j]
+                for j, key in enumerate(keys):
+                    out[todo[key]] = probs[j]
+                    self._cache[key] = probs[j]
                 while len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
         return out
+
+    def _batch_workers(self) -> Any:
+        """One thread per torch thread, each running whole batches (:class:`Workers`)."""
+        import torch
+
+        from assistant.stance.net import Workers
+
+        with self._lock:
+            if self._workers is None and torch.get_num_threads() > 1:
+                self._workers = Workers(torch.get_num_threads())
+            return self._workers
 
     def clear_cache(self) -> None:
         with self._lock:

@@ -37,8 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from assistant.errors import InputError
 from assistant.stance.corpus import SOURCES, Corpus, Item, load_corpus, make_items, sample_rows
-from assistant.stance.data import LABELS, claim_pair, flip
+from assistant.stance.data import LABELS, claim_pair, file_sha256, flip
 from assistant.stance.side import (
     NONE,
     expected_calibration_error,
@@ -75,6 +76,11 @@ class TrainConfig:
     viewpoint_rate: float = 0.3
     dev_per_source: int = 600
     precision: str = "bf16"  # bf16 autocast where the CPU has it natively, else fp32
+    # continue a trained model (``sphere train stance --init``): the sha256 of the artifact
+    # whose weights start the run, and how many epochs it was trained for, so that the
+    # continuation's epochs draw fresh orders and augmentations (epoch index + offset)
+    init_sha256: str = ""
+    epoch_offset: int = 0
 
     def run_id(self, hashes: dict[str, str]) -> str:
         blob = json.dumps({"config": asdict(self), "data": hashes}, sort_keys=True)
@@ -277,8 +283,12 @@ def train(
     show_progress: bool = True,
     max_steps: int | None = None,
     checkpoint_seconds: float = 120.0,
+    init: Path | None = None,
 ) -> TrainResult:
-    """Train (or resume) and write the artifact to ``out`` (see the module docstring)."""
+    """Train (or resume) and write the artifact to ``out`` (see the module docstring).
+
+    ``init``: an artifact whose weights start the run (its sha256 must be
+    ``cfg.init_sha256``), to continue training a shipped model for more epochs."""
     t_start = time.time()
     corpus = load_corpus(stance_dir, perspectrum if cfg.perspectrum else None, cfg.sources)
 
@@ -304,6 +314,13 @@ def train(
     np.random.seed(cfg.seed)
     torch.manual_seed(cfg.seed)
     net, tok = load_base(base)
+    if init is not None:
+        from assistant.stance.artifact import apply_artifact, read_card
+
+        if file_sha256(init) != cfg.init_sha256:
+            raise InputError(f"{init} is not the artifact this run continues (sha256 differs)")
+        apply_artifact(net, init, read_card(init))
+        log(f"starting from {init} (trained {cfg.epoch_offset} epochs)")
     net.freeze_embeddings()
     net.train()
     decay, no_decay, head = [], [], []
@@ -323,7 +340,7 @@ def train(
             {"params": head, "lr": cfg.head_lr, "weight_decay": 0.0},
         ]
     )
-    steps_per_epoch = len(_epoch_batches(corpus, cfg, 0))
+    steps_per_epoch = len(_epoch_batches(corpus, cfg, cfg.epoch_offset))
     total = steps_per_epoch * cfg.epochs
     warm = max(1, int(cfg.warmup * total))
 
@@ -377,7 +394,7 @@ def train(
     tuner = ThreadTuner(os.cpu_count() or 1)
     while step < total and (max_steps is None or step < max_steps):
         epoch, pos = divmod(step, steps_per_epoch)
-        batches = _epoch_batches(corpus, cfg, epoch)
+        batches = _epoch_batches(corpus, cfg, epoch + cfg.epoch_offset)
         for b in batches[pos:]:
             claims = [c for it in b for c in it.claims]
             texts = [it.text for it in b for _ in (0, 1)]

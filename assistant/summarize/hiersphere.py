@@ -387,7 +387,7 @@ def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: Summary
         owner.extend([j] * len(idx))
     if not judged_docs:
         return
-    question = plan.question or plan.root_query
+    question = plan.claims_question()
     docs_j, sent_p = stance.document_sides(
         question, prep.claims, sentences, owner, len(judged_docs)
     )

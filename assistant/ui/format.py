@@ -223,11 +223,11 @@ def follow_up_lines(plan: QueryPlan, previous: QueryPlan | None) -> tuple[str, l
     derivation records."""
     from assistant.thread import plan_diff
 
-    edit, _, recorded = plan.derivation.partition(": ")
+    edit, recorded = plan.edit_and_changes()
     head = f"Follows turn {plan.follows}" + (f" · {edit.replace('_', ' ')}" if edit else "")
     changes = plan_diff(previous, plan) if previous is not None else []
-    if not changes and recorded and edit not in ("explain_ref", "compare_refs"):
-        changes = [c.strip() for c in recorded.split(";") if c.strip()]
+    if not changes and edit not in ("explain_ref", "compare_refs"):
+        changes = recorded
     return head, changes
 
 

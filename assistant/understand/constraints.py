@@ -47,6 +47,7 @@ _AT_MOST = frozenset(
         "weniger als",
         "meno di",
         "minder dan",
+        "shorter than",
     }
 )
 
@@ -120,7 +121,9 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         re.I,
     ):
         if re.search(
-            r"\b(?:not|nothing|no|never|without|skip|exclude|ignore|avoid|except)\s*$",
+            r"\b(?:not|nothing|no|never|without|skip(?:ping)?|exclud(?:e|ing)|ignor(?:e|ing)|"
+            r"avoid(?:ing)?|except|leav(?:e|ing) out)\s+(?:(?:anything|any|stuff|results|articles|"
+            r"content)\s+)?$|\b(?:not|nothing|no|never|without|skip|exclude|ignore|avoid|except)\s*$",
             q[: m.start()],
             re.I,
         ):
@@ -150,7 +153,8 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
 
     # ---- language: any language name langcodes knows, in English or in that language
     for m in re.finditer(
-        r"\b(?P<neg>not\s+)?(?:(?:written|available|published|escritos?|écrits?|geschrieben)\s+)?"
+        r"\b(?P<neg>(?:not|nothing|none)\s+)?"
+        r"(?:(?:written|available|published|escritos?|écrits?|geschrieben)\s+)?"
         r"(?:in|en|auf|em|in het|op)\s+(?P<l>[^\W\d_]{3,})\b"
         r"|\b(?P<l2>[^\W\d_]{3,})[- ](?:language|speaking)\b",
         q,
@@ -164,6 +168,7 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
     # ---- length
     for m in re.finditer(
         r"\b(?P<cmp>under|less than|fewer than|at most|no more than|up to|below|over|more than|"
+        r"shorter than|longer than|exceeding|"
         r"at least|above|menos de|moins de|weniger als|meno di|minder dan|más de|plus de|"
         r"mehr als|più di|mais de|meer dan)\s+(?P<n>\d[\d,.]*)\s+"
         r"(?:words?|palabras|mots|w[öo]rter|parole|palavras|woorden)\b",
@@ -291,7 +296,8 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
                 r"\b(?:not|n't|don't|doesn't)\s*$", q[max(0, m.start() - 12) : m.start() + 1], re.I
             )
             or re.search(  # "without mentioning X", "exclude documents that mention X"
-                r"\b(?:not|never|without|exclude|excluding|omit|avoid|skip|ignore|drop|leave out)\b"
+                r"\b(?:not|never|without|exclude|excluding|omit|avoid|skip|ignore|drop|leave out|"
+                r"nothing|none)\b"
                 r"[^,;.?!]{0,30}$",
                 q[max(0, m.start() - 40) : m.start() + 1],
                 re.I,
@@ -384,7 +390,8 @@ def _more_sources(q: str, add: Any) -> None:
     """ "no Reddit", "exclude anything from Fox News or CNN", "only from X", "X only",
     "use government sources", "only TripAdvisor reviews"."""
     for m in re.finditer(
-        r"\b(?:no|exclude|excluding|leave out|skip|avoid|ignore|nothing|nada de|nada|sin|sans|"
+        r"\b(?:no|exclude|excluding|leave out|leaving out|skip|skipping|avoid|avoiding|ignore|"
+        r"ignoring|nothing|nada de|nada|sin|sans|"
         r"pas de|keine|niente|geen)\s+(?:anything\s+|any\s+|results\s+|articles\s+|"
         r"content\s+|stuff\s+)?(?:from\s+|on\s+)?",
         q,
@@ -436,7 +443,8 @@ def _more_sources(q: str, add: Any) -> None:
         text = next(g for g in m.group("a", "b", "c", "d") if g)
         if re.fullmatch(
             r"(?:documents?|articles?|pages?|sources?|results?|the|a|an|short|long|"
-            r"in|from|one|two|\d+)",
+            r"in|from|one|two|\d+|use|using|include|including|show|find|give|want|need|read|get|"
+            r"see|have|in[- ]depth|detailed|longer|shorter|lengthy|brief)",
             text,
             re.I,
         ):

@@ -1,39 +1,78 @@
 """Follow-ups: a turn with no topic of its own is an edit of the previous turn's plan.
 
 **The rule for "no topic of its own"** (tested in ``tests/test_followup.py``,
-measured by ``sphere eval conversation``). A turn follows the previous one when
-one of these holds, tried in this order:
+measured by ``sphere eval conversation``). A follow-up is the cue of one kind of
+edit, the edit's value, and nothing else. What is left of the turn once its cue
+and its value are taken out, the *residue*, must be made of filler words
+(function words, request verbs, document nouns, courtesy: the lexicons of
+:mod:`assistant.understand.followup_words`, in English, Spanish, German and
+French), words pointing back ("it", "this") and words of the previous topic. A
+word of its own in the residue is a topic of its own: the turn starts a new
+thread.
+
+Before the rules the turn is normalised: a cue word with two letters swapped is
+repaired ("teh", "onyl", "remvoe"), an informal spelling spelled out ("wat",
+"moar"), and a turn of several sentences is read by its request, the sentences
+that only thank ("Thank you so much, that is very helpful.") or give a reason
+("It looks like an advert.") set aside.
+
+The edits, tried in this order:
 
 1. it points at the answer: a reference number ("why is [8] under Claim B?",
-   "compare [2] and [8]", "drop [5]");
+   "compare [2] and [8]", "drop [5]", "where does 4 come from", "quita la [3]");
+   a number with a unit or a comparison ("under 800 words") is not a reference;
 2. it asks for more of the same ranking ("more from the other side", "show me
-   more", "any more against?");
-3. it narrows to one side of the previous claims ("just the case against",
-   "only the pro arguments", "now only the critics");
-4. it drops a facet ("forget the cost part");
-5. it is made of constraint phrases only, once the filler words are gone
-   ("only stuff in Spanish", "nothing from blogs");
-6. it asks for a group's view of the same topic ("what do teachers say?"), the
-   group being a short phrase with no topic after it ("…of nuclear power");
-7. it asks about a facet ("what about the cost?", "and jobs?", "how does that
-   affect students?") whose words are a facet noun, a word of the previous
-   topic, or come with a pronoun pointing back ("that", "it", "this").
+   more", "keep going", "más, por favor"); with no side named, the previous
+   plan's side (both sides after a two-sided plan);
+3. it narrows to one side of the previous claims: a stance cue of the question
+   parser ("just the case against", "why do people oppose it?", "nur die
+   Gegenargumente", "now the other side") whose scope is the previous topic or
+   a pointer back ("pros and cons" names both sides; "what do dietitians
+   recommend?", a stance verb with a group for subject, asks for a view);
+4. it is made of constraint phrases only ("only stuff in Spanish", "nothing
+   from blogs"), a constraint's value alone with its scope word counting as the
+   phrase ("spanish only", "shorter ones", "no opinion pieces", "stick to
+   clinical trials"); "with no ricotta", whose object names no constraint, is a
+   property of what is wanted (a facet), read before the constraints;
+5. it drops a facet ("forget the cost part"; "leave it aside" about a facet of
+   the previous plan that the turn names);
+6. it asks for a group's view of the same topic ("what do teachers say?",
+   "qu'en pensent les médecins ?"), or names a group alone ("landlords?");
+7. it asks about a facet. After a request to narrow ("focus on animal welfare",
+   "could you also cover …", "how does that affect students?") any short phrase
+   is a facet. After "what about" / "and", or alone (a short phrase), the phrase
+   is a facet when its head is a facet noun ("the upfront cost", "emergency
+   response times") or names people ("high school athletes"), when all its words
+   are the previous topic's, or when it points back ("its environmental impact",
+   "the stress it causes") — unless it *substitutes* for part
+   of the previous topic: it shares a word with it and adds one that is none of
+   these ("what about wealth taxes?" after inheritance tax, "tax sugar?" after
+   "tax meat?"), or its preposition fills a slot the previous topic already
+   filled ("and in Lima?" after "… in Mexico City"). A group's name after a
+   turn that asked for a group's view asks for another view ("and teachers?").
 
 Everything else is a new topic: in particular "what about nuclear power then?"
 after a question on coal, whose words are neither a facet nor the previous
-topic's, starts a new thread.
+topic's, and "And is homeschooling better?", a question with a predicate of its
+own, start a new thread.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant import lexicon as lx
 from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Side
-from assistant.understand.constraints import find_constraints
+from assistant.understand import followup_words as fw
+from assistant.understand.constraints import find_constraints, language_code
 from assistant.understand.cues import split_words
-from assistant.understand.text import _words, check_question
+from assistant.understand.intent import find_side_cues
+from assistant.understand.perspectives import _BOTH_FACETS
+from assistant.understand.text import check_question
 
 EDITS = (
     "new_topic",
@@ -47,181 +86,9 @@ EDITS = (
     "compare_refs",
     "drop_ref",
 )
+FACET_NOUNS = fw.FACET_NOUNS
 
-# words that carry no topic in a follow-up
-_FILLER = frozenset(
-    split_words(
-        "a an the and or but so then now ok okay also too please just only what about how "
-        "and also me us i we you it that this those these them they there here any some "
-        "stuff things docs documents articles sources results pages ones one can could would "
-        "show give find get want need like prefer let's lets see more less is are do does "
-        "of in on for from to with by as at bit part aspect side thanks thank pls plz yeah yes "
-        "no not nothing anything something well hmm right restrict limit include provide "
-        "present make answer material manner suitable keep set results result matter "
-        "restrict restricting restricted confine confining limit limiting include including "
-        "form way version stick level pls"
-    )
-)
-# facets that a follow-up asks about without naming a topic of its own
-FACET_NOUNS = frozenset(
-    split_words(
-        "cost costs price prices money budget expense expenses economy economics economic jobs "
-        "employment wages safety risk risks health healthcare environment environmental climate "
-        "emissions pollution privacy security freedom rights ethics morality law legality "
-        "legal regulation effect effects impact impacts outcome outcomes results performance "
-        "quality time speed efficiency productivity wellbeing well-being mental stress "
-        "children kids students teachers parents families women men elderly workers "
-        "employees business businesses small poor rich developing countries rural urban "
-        "history evidence data research studies science scientists experts public opinion "
-        "politics political education learning grades crime violence equality inequality "
-        "fairness access accessibility availability maintenance durability reliability "
-        "taste flavour flavor nutrition calories sugar salt price-wise long-term "
-        "short-term future taxpayers government funding noise traffic congestion "
-        "accidents air tourism tourists culture identity community innovation competition "
-        "consumers customers users patients doctors nurses animals wildlife nature energy "
-        "water food housing rent transport side-effects effectiveness cost-effectiveness "
-        "waste welfare service socialization socialisation morale burnout wellness fairness "
-        "recycling jobs-wise enforcement compliance"
-    )
-)
-_REF = (
-    r"(?:#\s*|no\.?\s*|number\s+|ref(?:erence)?\s+|source\s+|doc(?:ument)?\s+)?"
-    r"\[?\s*(\d{1,3})\s*\]?"
-)
-_EXPLAIN = re.compile(
-    r"\b(?:why|how come|explain|what makes|justify)\b.*?(?:\[(\d{1,3})\]|"
-    r"\b(?:ref(?:erence)?|source|doc(?:ument)?|number|#)\s*(\d{1,3})\b|"
-    r"\b(\d{1,3})\s+(?:there|here|under|in|listed|included|cited)\b)"
-    r"|\b(?:ref(?:erence)?|source|doc(?:ument)?|#)\s*\[?(\d{1,3})\]?\s+doing\b",
-    re.I,
-)
-_COMPARE = re.compile(
-    r"\b(?:compare|contrast|difference between|side by side)\b.*?"
-    + _REF
-    + r"\s*(?:and|&|,|with|vs\.?|to)\s*"
-    + _REF,
-    re.I,
-)
-_DROP_REF = re.compile(
-    r"\b(?:drop|remove|delete|exclude|get rid of|take out|lose|ignore|hide)\s+" + _REF + r"(?!\d)",
-    re.I,
-)
-_REMOVE = re.compile(
-    r"\b(?:drop|remove[ds]?|removing|delete|exclude|get rid of|take out|lose|ignore|hide|ditch|"
-    r"strike|bin|leave out|cut|scrap|toss|kill|throw out|discard)\b",
-    re.I,
-)
-_REF_MENTION = re.compile(
-    r"\[(\d{1,3})\]|#\s*(\d{1,3})\b|\b(?:ref(?:erence)?|source|doc(?:ument)?|number|no\.)\s*"
-    r"\[?(\d{1,3})\]?",
-    re.I,
-)
-
-
-def _one_reference(text: str) -> int | None:
-    """The one reference number a turn points at: "[8]", "#4", "ref 6", "source 2", or a bare
-    number in a short turn ("why 3", "ditch 2", "why did you cite 7")."""
-    found = {int(next(g for g in m.groups() if g)) for m in _REF_MENTION.finditer(text)}
-    if not found:
-        words = _words(text)
-        bare = [w for w in words if w.isdigit() and len(w) <= 3]
-        verbs = _REMOVE.search(text) or re.search(
-            r"\b(?:why|cite[ds]?|cited|listed|there|doing)\b", text, re.I
-        )
-        if len(bare) == 1 and (len(words) <= 4 or verbs):
-            found = {int(bare[0])}
-    return found.pop() if len(found) == 1 else None
-
-
-_MORE = re.compile(
-    r"^\s*(?:ok(?:ay)?[,.]?\s+|please\s+|and\s+|now\s+|can you\s+|could you\s+)*"
-    r"(?:show\s+(?:me\s+)?|give\s+(?:me\s+)?|any\s+|some\s+|find\s+|get\s+(?:me\s+)?|i want\s+|"
-    r"i'd like\s+|see\s+|provide\s+|have\s+)?(?:a few\s+|some\s+)?(?:more|further|additional)\b"
-    r"(?P<rest>.*)$",
-    re.I,
-)
-_OTHER_SIDE = re.compile(r"\b(?:the\s+)?other\s+side\b|\bopposing\b|\bthe opposite\b", re.I)
-_CON_WORDS = re.compile(
-    r"\b(?:against|con|cons|critics?|critical|opponents?|opposing|negative|downsides?|sceptics?|"
-    r"skeptics?|no side|anti)\b",
-    re.I,
-)
-_PRO_WORDS = re.compile(
-    r"\b(?:for|pro|pros|in favou?r|supporters?|proponents?|advocates?|positive|upsides?|benefits|"
-    r"yes side)\b",
-    re.I,
-)
-_ONE_SIDE = re.compile(
-    r"\b(?:just|only|solely|exclusively|nothing but|now only|ok only|only show|just show|"
-    r"just give|only give)\b",
-    re.I,
-)
-_DROP_ASPECT = re.compile(
-    r"^\s*(?:ok(?:ay)?[,.]?\s+|please\s+)*(?:forget|drop|ignore|skip|leave out|never ?mind|"
-    r"remove|no more|stop (?:with|focusing on)|disregard|omit|don'?t care about|do not care about|"
-    r"set aside)\s+(?:about\s+)?(?:the\s+)?(?:discussion of\s+|part about\s+)?(?:the\s+)?(?P<x>.+?)"
-    r"(?:\s+(?:part|bit|aspect|angle|stuff|thing|question|considerations?|requirement|issue))?"
-    r"\s*[.!?]*\s*$",
-    re.I,
-)
-_PERSPECTIVE = re.compile(
-    r"^\s*(?:and\s+|ok(?:ay)?[,.]?\s+|so\s+|now\s+)*(?:what\s+(?:(?:do|does|would|did)\s+)?(?P<a>.+?)\s+"
-    r"(?:say|think|argue|believe|feel|make of (?:it|this|that))"
-    r"|(?:and\s+)?(?:from\s+)?(?:the\s+)?(?P<b>.+?)(?:'s|’s|'|’)\s+(?:point of view|perspective|"
-    r"view|side|take)"
-    r"|(?:and\s+)?from\s+(?:the\s+)?(?:point of view|perspective|viewpoint)\s+of\s+"
-    r"(?:the\s+)?(?P<c>.+?)"
-    r"|how\s+do\s+(?P<d>.+?)\s+see\s+(?:it|this|that)"
-    r"|what(?:'s|\s+is)\s+the\s+(?:view|position|take|opinion|stance|perspective)\s+of\s+"
-    r"(?:the\s+)?(?P<e>.+?)(?:\s+on\s+(?:this|that|it)(?:\s+matter|\s+issue)?)?)"
-    r"(?:\s+about\s+(?:it|this|that|them))?\s*[.!?]*\s*$",
-    re.I,
-)
-_ASPECT = re.compile(
-    r"^\s*(?:ok(?:ay)?[,.]?\s+|and\s+|but\s+|so\s+|now\s+)*(?:what\s+about|how\s+about|and\s+what\s+"
-    r"about|what\s+of|focus\s+(?:on|more on)|more\s+on|tell\s+me\s+about|and|how\s+(?:does|do|"
-    r"would|will|did)\s+(?:that|it|this|they|those)\s+(?:affect|impact|change|influence)|"
-    r"look\s+at\s+how\s+(?:it|that|this|they)\s+(?:affects?|impacts?)|"
-    r"(?:also\s+)?cover(?:ing)?\s+(?:the\s+)?|(?:i'?m|i am)\s+(?:mostly\s+|most\s+|more\s+)?"
-    r"interested\s+in\s+(?:the\s+)?|(?:the\s+)?(?:impact|effect)s?\s+on|"
-    r"how\s+does\s+(?:the\s+\w+\s+|this\s+\w+\s+)?(?:affect|impact)|"
-    r"(?:add\s+)?(?:ones|those|options|places|results)\s+(?:with|that have|that are)|"
-    r"what(?:'s| is| are)\s+the\s+(?:effect|impact)s?\s+on|(?:is|are)\s+(?:it|that|they)\s+"
-    r"(?:good|bad)\s+for|does\s+(?:it|that|this)\s+(?:affect|help|hurt|harm))\s+"
-    r"(?P<x>.+?)(?:\s+(?:angle|side|issues?|aspect|part))?\s*(?:then|too|as well|though)?"
-    r"(?:,?\s+if that'?s (?:ok(?:ay)?|alright))?\s*[.!?]*\s*$",
-    re.I,
-)
-_EXPLICIT_ASPECT = re.compile(
-    r"^\s*(?:focus\s+(?:more\s+)?on|concentrate\s+on|zoom\s+in\s+on|look\s+(?:more\s+)?(?:at|into)|"
-    r"(?:add\s+)?(?:ones|those|options|places|results)\s+(?:with|that have|that are)|"
-    r"add\s+(?:ones\s+)?with)\s+(?:the\s+|a\s+|an\s+)?(?P<x>.+?)\s*[.!?]*\s*$",
-    re.I,
-)
-_POINTER = re.compile(r"\b(?:that|it|its|this|these|those|them|their|there)\b", re.I)
-
-# polite and conversational wrappers around a follow-up ("Could you …, please?")
-_WRAP_START = re.compile(
-    r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|nvm|"
-    r"never mind|on (?:second thought|reflection)|in that case|actually)[,.!]?\s+)*"
-    r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
-    r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
-    r"could i(?: please)?|can i|could we|can we|let's|lets|i want(?: to)?|"
-    r"tell me|gimme|give me)\s+)*",
-    re.I,
-)
-_WRAP_END = re.compile(
-    r"(?:[,.]?\s*(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|thank you|"
-    r"now|too|as well|though))+\s*[.!?]*\s*$",
-    re.I,
-)
-
-
-def unwrap(text: str) -> str:
-    """The follow-up without its polite or conversational wrapper."""
-    t = _WRAP_START.sub("", text, count=1)
-    t = _WRAP_END.sub("", t)
-    return t.strip() or text.strip()
+Span = tuple[int, int]
 
 
 @dataclass
@@ -236,29 +103,1080 @@ class FollowUp:
     changes: list[str] = field(default_factory=list)  # "+ constraint language es"
 
 
+# --------------------------------------------------------------------------- words
+
+_TOKEN = re.compile(r"[^\W_][\w'’\-]*")
+_ELISION = re.compile(r"^(?:l|d|qu|j|n|s|c|m|t)'(?=\w)")
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """Lower-cased words with their spans; French elisions ("l'impact") and English
+    possessives ("drivers'", "journalist's") reduced to the word."""
+    out = []
+    for m in _TOKEN.finditer(text):
+        w, start = m.group(0).lower().replace("’", "'"), m.start()
+        e = _ELISION.match(w)
+        if e and len(w) > e.end():
+            w, start = w[e.end() :], start + e.end()
+        if w.endswith("'s"):
+            w = w[:-2]
+        out.append((w.rstrip("'"), start, m.end()))
+    return out
+
+
+def _words(text: str) -> list[str]:
+    return [w for w, _, _ in _tokens(text)]
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@functools.lru_cache(maxsize=8192)
+def _stem(word: str) -> str:
+    return str(_stemmer().stemWord(word.lower()))
+
+
 def _content(text: str) -> list[str]:
-    return [w for w in _words(text) if w not in _FILLER]
+    return [w for w in _words(text) if w not in fw.FILLER and w not in fw.POINTERS]
 
 
-def _ref(m: re.Match[str]) -> int:
-    return int(next(g for g in m.groups() if g))
+def _topic_stems(previous: QueryPlan) -> frozenset[str]:
+    """The stems of the previous topic's words (its question, facets and groups)."""
+    text = " ".join(
+        (
+            previous.root_query,
+            previous.question,
+            *(a.text for a in previous.aspects),
+            *(p.text for p in previous.perspectives),
+        )
+    )
+    return frozenset(_stem(w) for w in _words(text) if w not in fw.FILLER)
 
 
-def _side_named(text: str) -> Side | None:
-    con, pro = bool(_CON_WORDS.search(text)), bool(_PRO_WORDS.search(text))
-    if con and not pro:
-        return "con"
-    if pro and not con:
-        return "pro"
+def _residue(
+    text: str,
+    spans: Iterable[Span] = (),
+    previous: QueryPlan | None = None,
+    also: Iterable[str] = (),
+) -> list[str]:
+    """The words of ``text`` outside ``spans`` that are not filler, pointers, courtesy,
+    words of ``also`` or (given the previous plan) words of the previous topic."""
+    spans = list(spans)
+    extra = set(also)
+    topic = _topic_stems(previous) if previous is not None else frozenset()
+    out = []
+    for w, s, e in _tokens(text):
+        if any(s < b and a < e for a, b in spans):
+            continue
+        if w in fw.FILLER or w in fw.POINTERS or w in fw.COURTESY or w in extra:
+            continue
+        if _stem(w) in topic:
+            continue
+        out.append(w)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _facet_stems() -> frozenset[str]:
+    return frozenset(_stem(w) for w in FACET_NOUNS)
+
+
+def _is_facet(word: str) -> bool:
+    """A facet noun, or a noun of a quality ("affordability", "loneliness")."""
+    w = word.lower()
+    quality = len(w) > 7 and w.endswith(("ability", "ibility", "iness", "ness"))
+    return w in FACET_NOUNS or _stem(w) in _facet_stems() or quality
+
+
+def _is_person(word: str) -> bool:
+    w = word.lower()
+    if w in fw.ANYONE:
+        return False
+    if w in fw.ROLES or w in fw.POPULATIONS:
+        return True
+    return any(
+        w.endswith(e) and (len(w) == len(e) or w[: len(w) - len(e)].isalpha())
+        for e in fw.ROLE_ENDINGS
+    )
+
+
+def _is_role(word: str) -> bool:
+    """A group with a view of its own ("teachers", "beekeepers"), not a population."""
+    return _is_person(word) and word.lower() not in fw.POPULATIONS
+
+
+# --------------------------------------------------------------------------- normalising
+
+
+def _repair(text: str) -> str:
+    """Informal spellings spelled out and cue words with two adjacent letters swapped
+    repaired ("wat about teh cost" -> "what about the cost")."""
+
+    def fix(m: re.Match[str]) -> str:
+        w = m.group(0)
+        low = w.lower()
+        if low in fw.SLANG:
+            return fw.SLANG[low]
+        if low in fw.CUE_WORDS or len(low) < 3:
+            return w
+        for i in range(len(low) - 1):
+            t = low[:i] + low[i + 1] + low[i] + low[i + 2 :]
+            if t != low and t in fw.CUE_WORDS:
+                return t
+        return w
+
+    return re.sub(r"(?<![\w'])[A-Za-z]+(?![\w'])", fix, text)
+
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+
+
+def _courtesy(sentence: str) -> bool:
+    words = _words(sentence)
+    return bool(words) and all(w in fw.COURTESY for w in words)
+
+
+# polite and conversational wrappers around a follow-up ("Could you …, please?")
+_WRAP_START = re.compile(
+    r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|"
+    r"never mind|nvm|on (?:second thought|reflection)|in that case|actually|also|eh|hm|"
+    r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|"
+    r"on (?:second thought|reflection)|in that case|actually)\s+)*"
+    r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
+    r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
+    r"could i(?: please)?|can i|could we|can we|let's|lets|i want(?: to)?|"
+    r"tell me|gimme|give me|por favor|bitte|s'il (?:te|vous) pla[iî]t)\s+|"
+    # "I was wondering whether you might be able to …", "if at all possible, …"
+    r"(?:i was wondering|i wonder|i'?d be (?:most |very |really )?grateful|"
+    r"i would be (?:most |very |really )?grateful|if (?:at all )?possible|"
+    r"is it possible|would it be possible|if you could|if it'?s not too much trouble|"
+    r"do you mind|might you|could you possibly|would you be able|are you able|be able|possibly)"
+    r"(?:\s+(?:whether|if)\s+you\s+(?:might|could|would|can)(?:\s+possibly)?)?"
+    r"(?:\s+be\s+able)?(?:\s+to)?[,]?\s+)*",
+    re.I,
+)
+_WRAP_END = re.compile(
+    r"(?:[,.]?\s*(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|thank you|"
+    r"now|too|as well|though|por favor|bitte|s'il (?:te|vous) pla[iî]t|merci|gracias|danke))+"
+    r"\s*[.!?]*\s*$",
+    re.I,
+)
+
+
+def unwrap(text: str) -> str:
+    """The follow-up without its polite or conversational wrapper."""
+    t = _WRAP_START.sub("", text, count=1)
+    t = _WRAP_END.sub("", t)
+    return t.strip() or text.strip()
+
+
+# --------------------------------------------------------------------------- plans
+
+
+def _edit(
+    previous: QueryPlan,
+    edit: str,
+    value: Any,
+    rule: str,
+    changes: list[str],
+    apply: Callable[[QueryPlan], None] | None = None,
+) -> FollowUp:
+    plan = previous.copy()
+    if apply is not None:
+        apply(plan)
+    plan.derivation = f"{edit}: " + "; ".join(changes)
+    return FollowUp(True, edit, value, plan=plan, rule=rule, changes=changes)
+
+
+def _one_side(previous: QueryPlan, side: Side) -> FollowUp:
+    def apply(plan: QueryPlan) -> None:
+        plan.intent, plan.target_side = "one_sided", side
+
+    return _edit(previous, "one_side", side, "3 one side", [f"+ side {side}"], apply)
+
+
+def _add_perspective(previous: QueryPlan, who: str) -> FollowUp:
+    def apply(plan: QueryPlan) -> None:
+        plan.perspectives.append(QueryPerspective(text=who, role="entity"))
+
+    return _edit(
+        previous, "add_perspective", who, "6 a group's view", [f"+ perspective {who}"], apply
+    )
+
+
+def _add_aspect(previous: QueryPlan, x: str) -> FollowUp:
+    def apply(plan: QueryPlan) -> None:
+        plan.aspects.append(Aspect(text=x))
+
+    return _edit(previous, "add_aspect", x, "7 a facet", [f"+ aspect {x}"], apply)
+
+
+def _con(c: Constraint) -> dict[str, Any]:
+    return {"dimension": c.dimension, "value": c.value, "negated": c.negated}
+
+
+def _one_sided(previous: QueryPlan) -> Side | None:
+    if previous.intent == "one_sided" and previous.target_side in ("pro", "con"):
+        return previous.target_side
     return None
 
 
-def _related(words: list[str], previous: QueryPlan) -> bool:
-    """Every word is one of the previous topic's (a shared head word alone, "inheritance
-    tax" after "wealth tax", names a sibling topic, not a facet)."""
-    prev = set(_words(" ".join((previous.root_query, previous.question, *previous.claims))))
-    stems = {w[:5] for w in prev if len(w) > 3}
-    return all(w in prev or (len(w) > 3 and w[:5] in stems) for w in words)
+def _other(side: Side) -> Side:
+    return "con" if side == "pro" else "pro"
+
+
+# --------------------------------------------------------------------------- 1 references
+
+_REF_NOUN = (
+    r"(?:ref(?:erence)?s?|source|sources|doc(?:ument)?|number|no\.|nr\.?|referencia|fuente|"
+    r"quelle|r[ée]f[ée]rence|nummer|n[úu]mero|num[ée]ro|item|link|citation)"
+)
+_EXPLICIT_REF = re.compile(
+    r"\[\s*(\d{1,3})\s*\]|#\s*(\d{1,3})\b|\b" + _REF_NOUN + r"\s*\[?\s*(\d{1,3})\b\]?", re.I
+)
+_BARE_NUMBER = re.compile(r"(?<![\w/.\-\[#])(\d{1,3})(?![\w/\]]|[.,]\d)")
+# a number with a unit or a comparison is a quantity, not a reference ("under 800 words")
+_UNIT_AFTER = re.compile(
+    r"^\s*(?:%|percent|words?|pages?|min(?:ute)?s?|hours?|hrs?|days?|weeks?|months?|years?|"
+    r"yrs?|km|kms|miles?|kg|gb|mb|euros?|dollars?|pounds?|people|times|minutes?|-)",
+    re.I,
+)
+_QUANTITY_BEFORE = re.compile(
+    r"(?:under|over|than|least|most|up to|below|above|exceeding|around|approximately|age|aged|"
+    r"[$£€])\s*$",
+    re.I,
+)
+_REMOVE = re.compile(
+    r"\b(?:drop|remove[ds]?|removing|delete|exclude|get rid of|take (?:(?:it|that|this|them)\s+)?"
+    r"out|took (?:(?:it|that|this|them)\s+)?out|lose|hide|ditch|strike|bin|"
+    r"leave (?:(?:it|that|this)\s+)?out|leaving out|cut|scrap|toss|kill|throw (?:(?:it|that)\s+)?"
+    r"out|discard|omit|erase|quita|quitar|elimina|eliminar|borra|borrar|saca|sacar|"
+    r"entferne|entfernen|lösche|löschen|streiche|streichen|supprime[rz]?|enl[eè]ve[rz]?|"
+    r"retire[rz]?|ôte[rz]?)\b|\bno(?=\s+(?:\[|#|ref(?:erence)?\s*\d|source\s*\d))",
+    re.I,
+)
+_COMPARE_CUE = re.compile(
+    r"\b(?:compare|compared|comparing|contrast|difference|differ|differs|different|versus|vs|"
+    r"disagree|agree|same|which|contradict|contradicts|conflict|conflicts|consistent|match|"
+    r"each other|both|vergleiche?|compara|comparar)\b",
+    re.I,
+)
+_PAIR_LINK = re.compile(
+    r"^\s*\]?\s*(?:(?:differ|differs|compare[sd]?|contrast|stack up|compared)\s+)?"
+    r"(?:,|and|or|vs\.?|versus|&|with|to|from|et|und|y|e|against)\s*"
+    r"(?:\[|#|" + _REF_NOUN + r"\s*)?\s*$",
+    re.I,
+)
+# the words a question about one bare reference number is made of ("why did you cite 7")
+_REF_QUESTION = frozenset(
+    fw.FILLER
+    | set(
+        split_words(
+            "why cite cites cited citing listed list there doing come comes coming explain erklär "
+            "erkläre explica explique say says said mean means deal story relevant "
+            "relevance included reliable trustworthy under claim source ref reference number "
+            "used where put u tho"
+        )
+    )
+)
+
+
+_ORDINALS = {
+    w: i
+    for i, w in enumerate(
+        split_words(
+            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
+        ),
+        start=1,
+    )
+}
+_ORDINAL_REF = re.compile(
+    r"\bthe\s+(?P<o>" + "|".join(_ORDINALS) + r")\s+(?:source|reference|ref|link|document|"
+    r"article|citation|result)\b",
+    re.I,
+)
+
+
+def _quantity(text: str, start: int, end: int) -> bool:
+    return bool(_UNIT_AFTER.match(text[end:]) or _QUANTITY_BEFORE.search(text[:start]))
+
+
+def _reference(text: str, previous: QueryPlan) -> FollowUp | None:
+    explicit = [
+        (int(next(g for g in m.groups() if g)), m.start(), m.end())
+        for m in _EXPLICIT_REF.finditer(text)
+    ] + [(_ORDINALS[m.group("o").lower()], m.start(), m.end()) for m in _ORDINAL_REF.finditer(text)]
+    explicit.sort(key=lambda f: f[1])
+    bare = [
+        (int(m.group(1)), m.start(), m.end())
+        for m in _BARE_NUMBER.finditer(text)
+        if not any(s <= m.start() < e for _, s, e in explicit)
+        and not _quantity(text, m.start(), m.end())
+    ]
+    if len(explicit) == 1 and bare:
+        _, _, end = explicit[0]
+        linked_bare = [b for b in bare if b[1] >= end and _PAIR_LINK.match(text[end : b[1]])]
+        if linked_bare:
+            explicit = [explicit[0], linked_bare[0]]  # "sources 2 and 5", "[2] vs 5"
+    found = explicit or bare
+    numbers = list(dict.fromkeys(n for n, _, _ in found))
+    remove = _REMOVE.search(text)
+    if len(numbers) == 2 and not remove:
+        a_end, b_start = found[0][2], found[-1][1]
+        linked = bool(_PAIR_LINK.match(text[a_end:b_start]))
+        short = len(_words(text)) <= 6
+        if found is explicit or (linked and (short or _COMPARE_CUE.search(text))):
+            return FollowUp(True, "compare_refs", numbers, rule="1 reference")
+        return None
+    if len(numbers) != 1:
+        return None
+    if not explicit and not remove:
+        spans = [(s, e) for _, s, e in bare]
+        if _residue(text, spans, also=_REF_QUESTION):
+            return None  # "is 5 a prime number?": a number in a question of its own
+    edit = "drop_ref" if remove else "explain_ref"
+    return FollowUp(True, edit, numbers[0], rule="1 reference")
+
+
+# --------------------------------------------------------------------------- 2 more
+
+_MORE_CUE = re.compile(
+    r"\b(?:more|further|additional|others|another|else|next|keep going|continue|go on|the rest|"
+    r"remaining|(?:any|some)\s+other(?=\s+(?:arguments?|sources?|results?|views?|evidence|"
+    r"studies|points|articles|ones)\b)|"
+    r"más|mas|otros|otras|mehr|weitere[nrs]?|weitere|plus|encore|autres)\b",
+    re.I,
+)
+_CON_WORDS = frozenset(
+    split_words(
+        "against con cons critics critical opponents negative negatives downsides sceptics "
+        "skeptics sceptical skeptical anti contra contre dagegen gegen criticism criticisms "
+        "objections"
+    )
+)
+_PRO_WORDS = frozenset(
+    split_words(
+        "for pro pros favour favor supporters proponents advocates positive positives upsides "
+        "benefits supportive support supports supporting dafür pour"
+    )
+)
+_OTHER_SIDE = re.compile(
+    r"\b(?:(?:the\s+)?other\s+(?:side|camp|view)|opposite|opposing|the other one|"
+    r"otro lado|lado contrario|autre c[ôo]t[ée]|andere seite|gegenseite)\b",
+    re.I,
+)
+_MORE_WORDS = frozenset(
+    split_words(
+        "more further additional others another else next keep going continue go on más mas "
+        "otros otras mehr weitere weiteren weiterer weiteres plus encore autres side sides view "
+        "views camp arguments argument evidence reasons points examples results links options "
+        "ones page pages couple few same similar kind mismo lado côté seite one opposing opposite "
+        "other rest remaining argumente argumentos ergebnisse noch"
+    )
+)
+
+
+def _more(q: str, previous: QueryPlan) -> FollowUp | None:
+    if not _MORE_CUE.search(q):
+        return None
+    if _residue(q, previous=previous, also=_MORE_WORDS | _CON_WORDS | _PRO_WORDS):
+        return None
+    words = set(_words(q))
+    prev_side = _one_sided(previous)
+    side: str | None = None
+    if _OTHER_SIDE.search(q):
+        side = _other(prev_side) if prev_side else None
+    if side is None:
+        con, pro = bool(words & _CON_WORDS), bool(words & _PRO_WORDS)
+        side = "con" if con and not pro else "pro" if pro and not con else None
+    if side is None:
+        side = prev_side or "both"
+    return _edit(previous, "more", side, "2 more", [f"+ page {side}"])
+
+
+# --------------------------------------------------------------------------- 3 one side
+
+_RESTRICT = re.compile(
+    r"\b(?:only|just|solely|exclusively|merely|solo|sólo|solamente|únicamente|nur|"
+    r"seulement|uniquement)\b",
+    re.I,
+)
+_TERSE_SIDE: dict[Side, re.Pattern[str]] = {
+    "pro": re.compile(
+        r"\b(?:pros?|in fav(?:ou)?r|a favor|en faveur|dafür|positive|supportive|optimistic|"
+        r"favou?rable)\b",
+        re.I,
+    ),
+    "con": re.compile(
+        r"\b(?:cons?|against|contras?|en contra|contre|dagegen|sceptical|skeptical|critical|"
+        r"negative|pessimistic|hostile)\b",
+        re.I,
+    ),
+}
+# words that name a side, not a group ("the opposing view")
+_SIDE_WORDS = frozenset(
+    split_words("opposing opposite other pro con pros cons supporting sceptical skeptical critical")
+)
+_SIDE_RESIDUE = frozenset(
+    split_words(
+        "arguments argument case evidence reasons points side sides people anyone anybody "
+        "someone folks those who say says think argue believe claim make camp view views "
+        "perspective position now switch flip swap turn change instead"
+    )
+)
+
+
+def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
+    if _BOTH_FACETS.search(q):
+        return None  # "pros and cons": both sides
+    spans: list[Span] = []
+    sides: set[Side] = set()
+    for c in find_side_cues(q):
+        if c.kind == "verb" and any(_is_role(w) for w in _words(q[c.cue[0] : c.cue[1]])):
+            return None  # "what do dietitians recommend?": a group's view, not a side
+        scope = q[c.topic[0] : c.topic[1]]
+        if _residue(scope, previous=previous, also=_SIDE_RESIDUE):
+            return None  # the cue is about a topic of its own ("critics of tolls")
+        sides.add(c.side)
+        spans += [c.cue, c.topic]
+    toks = _tokens(q)
+    terse = [(side, m.span()) for side, pat in _TERSE_SIDE.items() for m in pat.finditer(q)]
+    side_noun = {
+        "side",
+        "view",
+        "views",
+        "take",
+        "perspective",
+        "camp",
+        "arguments",
+        "argument",
+        "case",
+        "reasons",
+        "evidence",
+    } & {w for w, _, _ in toks}
+    if terse and (_RESTRICT.search(q) or len(toks) <= 3 or side_noun):
+        for side, span in terse:
+            sides.add(side)
+            spans.append(span)
+    other = _OTHER_SIDE.search(q)
+    prev_side = _one_sided(previous)
+    if other and prev_side and not sides:
+        sides.add(_other(prev_side))
+        spans.append(other.span())
+    if len(sides) != 1 or _residue(q, spans, previous, also=_SIDE_RESIDUE):
+        return None
+    return _one_side(previous, sides.pop())
+
+
+# --------------------------------------------------------------------------- 4 constraints
+
+_NEGATION = re.compile(
+    r"\b(?:no|not|nothing|none|without|skip|skipping|exclude|excluding|avoid|avoiding|ignore|"
+    r"ignoring|except|leave out|leaving out|aren't|isn't|don't want|sin|ohne|keine|kein|sans|"
+    r"pas de|ni)\s+(?:(?:any|anything|stuff|content|results|articles|sources|documents|"
+    r"that|which|are|is|from|on|by|in|the)\s+){0,3}$",
+    re.I,
+)
+# kinds of document a source constraint names ("no opinion pieces", "stick to clinical trials")
+_DOC_KINDS = (
+    *lx.SOURCE_NOUNS,
+    "articles",
+    "stories",
+    "news",
+    "pieces",
+    "posts",
+    "reviews",
+    "videos",
+    "podcasts",
+    "op-eds",
+    "editorials",
+    "press releases",
+    "ads",
+    "adverts",
+    "trials",
+    "studies",
+    "meta-analyses",
+    "surveys",
+    "preprints",
+    "books",
+    "textbooks",
+    "encyclopedias",
+    "threads",
+)
+_DOC_KIND = re.compile(
+    r"\b(?:" + "|".join(re.escape(k) for k in sorted(_DOC_KINDS, key=len, reverse=True)) + r")\b",
+    re.I,
+)
+# generic document nouns: the scope of a constraint, never its value
+_GENERIC_DOCS = frozenset(
+    split_words(
+        "sources source documents document results result articles article pages page stuff "
+        "material content texts papers"
+    )
+)
+_POSITIVE_SOURCE = re.compile(
+    r"\b(?:only|just|stick(?:ing)? to|limit(?:ed)? (?:it |this |the \w+ )?to|"
+    r"restrict(?:ed)? (?:it |this |the \w+ |everything )?to|"
+    r"confine(?:d)? (?:it |this |the \w+ )?to|"
+    r"solo|nur|seulement)\s+(?:the\s+|to\s+)?$",
+    re.I,
+)
+_LENGTH_WORDS = {
+    **{
+        w: "short"
+        for w in split_words("short shorter brief briefer quick quicker concise succinct")
+    },
+    **{w: "long" for w in split_words("long longer lengthy detailed in-depth thorough deep-dive")},
+}
+_LENGTH_PHRASES = {"in depth": "long", "deep dive": "long"}
+_AUDIENCE_EXTRA = {
+    "general reader": "general",
+    "general readers": "general",
+    "lay reader": "general",
+    "lay readers": "general",
+    "layman": "general",
+    "laymen": "general",
+    "non-specialist": "general",
+    "business owners": "business",
+    "business owner": "business",
+    "small business owners": "business",
+    "businesses": "business",
+    "high schoolers": "teen",
+}
+_AUDIENCES = {**lx.AUDIENCES, **_AUDIENCE_EXTRA}
+_AUDIENCE = re.compile(
+    r"\b(?:for|at|to|aimed at|written for|suitable for|pitched at|para|für|pour)\s+"
+    r"(?:an?\s+|the\s+|my\s+)?(?P<a>"
+    + "|".join(re.escape(a) for a in sorted(_AUDIENCES, key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+_AUDIENCE_WORDS = re.compile(
+    r"\b(?:in\s+)?(?P<a>"
+    + "|".join(re.escape(a) for a in sorted(lx.AUDIENCE_ADJECTIVES, key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+_KEYWORD = re.compile(
+    r"\b(?:stuff|ones|sources|articles|documents|results|anything|things|material|pages|texts)\s+"
+    r"(?:that|which)\s+(?:talks?|talking|discuss(?:es)?|deals?|refers?|covers?)\s+"
+    r"(?:about\s+|with\s+|to\s+)?(?P<k>[\w\-]+(?:\s+[\w\-]+)?)\s*[.!?]*$",
+    re.I,
+)
+# where a constraint's bare value may stand: at the end, or before a scope word or a
+# document noun ("spanish only", "shorter ones", "pdfs please"), never before a noun
+# it modifies ("the russian revolution", "no longer need")
+_VALUE_NEXT = frozenset(
+    (
+        *_GENERIC_DOCS,
+        *(w for d in lx.DOC_NOUNS for w in d.split()),
+        *split_words(
+            "only please pls too ones pieces reads versions version language format files file "
+            "preferred ideally thanks thank if"
+        ),
+    )
+)
+_CONSTRAINT_RESIDUE = frozenset(
+    (
+        *(w for d in lx.DOC_NOUNS for w in d.split()),
+        *split_words(
+            "language languages words format version reader readers audience level read reads "
+            "pieces posts ones stuff content written aimed simple plain terms tone everything "
+            "up accessible understandable friendly easy readable appropriate suited"
+        ),
+    )
+)
+
+
+def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list[Span]]:
+    """A constraint's value alone with its scope word ("spanish only", "just transcripts",
+    "shorter ones", "no opinion pieces", "stick to clinical trials"): in a turn with no
+    topic of its own the value says the dimension."""
+    cons: list[Constraint] = []
+    spans: list[Span] = []
+    toks = _tokens(q)
+
+    def free(s: int, e: int) -> bool:
+        return not any(s < b and a < e for a, b in (*taken, *spans))
+
+    def negated(s: int) -> bool:
+        return bool(_NEGATION.search(q[:s]))
+
+    def standing(i: int) -> bool:
+        """The value at token ``i`` stands alone (not a modifier of a noun after it)."""
+        return i + 1 >= len(toks) or toks[i + 1][0] in _VALUE_NEXT
+
+    def add(dim: str, value: str, s: int, e: int, neg: bool) -> None:
+        # audience, format and a length word re-weight, as the question parser has them
+        hard = dim in ("language", "keyword", "source")
+        if free(s, e):
+            cons.append(Constraint(dim, value, negated=neg, hard=hard, text=q[s:e]))
+            spans.append((s, e))
+
+    for m in _AUDIENCE.finditer(q):
+        add("audience", _AUDIENCES[m.group("a").lower()], m.start(), m.end(), False)
+    for m in _AUDIENCE_WORDS.finditer(q):  # "in plain language", "technical ones"
+        after = _words(q[m.end() :])[:1]
+        if not after or after[0] in _VALUE_NEXT:
+            add("audience", lx.AUDIENCE_ADJECTIVES[m.group("a").lower()], m.start(), m.end(), False)
+    for phrase, value in _LENGTH_PHRASES.items():
+        for m in re.finditer(r"\b" + phrase + r"\b", q, re.I):
+            add("length", value, m.start(), m.end(), False)
+    for m in _KEYWORD.finditer(q):
+        add("keyword", m.group("k"), m.start(), m.end(), negated(m.start()))
+    for m in _DOC_KIND.finditer(q):
+        # the kind and up to two words before it that are not filler ("opinion pieces")
+        i = next((k for k, t in enumerate(toks) if t[2] > m.start()), None)
+        if i is None:
+            continue
+        j = i
+        while j > 0 and i - j < 2 and toks[j - 1][0] not in fw.FILLER:
+            j -= 1
+        s0 = toks[j][1]
+        np = q[s0 : m.end()]
+        words = np.split()
+        if np.lower() in _GENERIC_DOCS or not free(s0, m.end()) or words[0] in _LENGTH_WORDS:
+            continue
+        if any(language_code(w) for w in words):
+            continue  # "Spanish sources" name a language
+        neg = negated(s0)
+        if not neg and not _POSITIVE_SOURCE.search(q[:s0]):
+            continue
+        value = np
+        if len(words) > 1 and words[-1].lower() in ("sources", "sites", "websites", "source"):
+            value = " ".join(words[:-1])  # "news sites" -> "news", as the parser reads it
+        elif len(words) == 1 and np.lower() in lx.SOURCE_NOUNS:
+            value = np[:-1] if np.endswith("s") else np  # "forums" -> "forum"
+        value = lx.SOURCE_ADJECTIVES.get(value.lower(), value)
+        add("source", value.lower(), s0, m.end(), neg)
+    for m in re.finditer(
+        r"\b(?P<a>" + "|".join(map(re.escape, lx.SOURCE_ADJECTIVES)) + r")\b", q, re.I
+    ):
+        neg = negated(m.start())
+        if neg or _POSITIVE_SOURCE.search(q[: m.start()]):
+            add("source", lx.SOURCE_ADJECTIVES[m.group("a").lower()], m.start(), m.end(), neg)
+    for i, (w, s, e) in enumerate(toks):
+        if not free(s, e) or not standing(i):
+            continue
+        if w in _LENGTH_WORDS and not negated(s):
+            add("length", _LENGTH_WORDS[w], s, e, False)
+        elif w in lx.FORMATS:
+            add("format", lx.FORMATS[w], s, e, negated(s))
+        elif w in lx.SOURCE_SITES:
+            add("source", w, s, e, negated(s))
+        elif len(w) >= 4 and w not in fw.FILLER:
+            code = language_code(w.removesuffix("-language"))
+            if code is not None:
+                add("language", code, s, e, negated(s))
+    return cons, spans
+
+
+def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
+    cons, spans = find_constraints(q, wh_factual=False)
+    more, more_spans = _bare_constraints(q, list(spans))
+    cons, spans = [*cons, *more], [*spans, *more_spans]
+    if not cons or _residue(q, spans, previous, also=_CONSTRAINT_RESIDUE):
+        return None
+    if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
+        return None  # "don't include the noise stuff": a facet to drop, not a word
+    have = {(c.dimension, c.value.lower(), c.negated) for c in previous.constraints}
+    new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
+
+    def apply(plan: QueryPlan) -> None:
+        plan.constraints.extend(new)
+
+    value = [_con(c) for c in cons]
+    changes = [f"+ constraint {c.dimension} {'not ' if c.negated else ''}{c.value}" for c in new]
+    return _edit(
+        previous,
+        "add_constraint",
+        value[0] if len(value) == 1 else value,
+        "4 constraints only",
+        changes,
+        apply,
+    )
+
+
+# --------------------------------------------------------------------------- 5 drop a facet
+
+_DROP_VERB = re.compile(
+    r"\b(?P<v>forget(?: about)?|drop|ignore|skip|leave out|leave aside|set aside|"
+    r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|never ?mind|"
+    r"no longer (?:need|want|care about)|(?:do not|don't|dont) (?:need|want|care about)|"
+    r"not interested in|(?:i'?m|i am) not interested in|remove|no more|"
+    r"stop (?:with|focusing on|talking about)|disregard|omit|no need for|"
+    r"(?:do not|don't|dont) (?:include|cover|discuss|bother with)|"
+    r"(?:need|needs|have to|has to) not be|(?:do not|don't|does not|doesn't) (?:need|have) to be|"
+    r"olvida(?:te)?(?: de)?|olvídate(?: de)?|quita|vergiss|oublie[z]?|laisse[z]? tomber)\b"
+    r"\s*(?P<x>.*)$",
+    re.I,
+)
+_DROP_OBJECT_START = re.compile(
+    r"^(?:(?:about|the|a|an|lo|del|de|la|el|los|las|die|der|das|den|le|les|l'|"
+    r"discussion of|part about|stuff about|bit about|parte de|tema de|teil mit|partie sur)\s+)+",
+    re.I,
+)
+_DROP_OBJECT_END = re.compile(
+    r"(?:\s+(?:part|bit|aspect|angle|stuff|thing|question|considerations?|requirement|issue|"
+    r"side|parte|tema|teil|partie|aspekt|discussion|studies|one))+$",
+    re.I,
+)
+# words that mark a phrase as a facet of the answer ("the cost part", "the noise stuff")
+_FACET_MARK = re.compile(
+    r"\s(?:part|bit|aspect|angle|stuff|thing|side|question|considerations?|discussion)$", re.I
+)
+_PRONOUN_OBJECT = re.compile(r"^(?:it|that|this|them|those|lo|eso|das|ça|cela)?$", re.I)
+
+
+def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
+    t = re.sub(
+        r"^\s*(?:never mind|nvm)[,.]?\s+(?=(?:skip|drop|forget|ignore|remove|leave|lose)\b)",
+        "",
+        text,
+        flags=re.I,
+    )
+    m = _DROP_VERB.search(t)
+    if m is None:
+        return None
+    obj = re.split(r"\s*(?:[,;:?!]|\.\s|\.$|\s(?:if|since|because|as|so)\s)", m.group("x"))[0]
+    obj = _DROP_OBJECT_START.sub("", obj.strip())
+    marked = bool(_DROP_OBJECT_END.search(obj))  # "the academic results part": a facet
+    while True:
+        trimmed = _DROP_OBJECT_END.sub("", obj).strip(" .")
+        trimmed = re.sub(r"\s+(?:now|please|pls|too|then|anymore|any more|thanks)$", "", trimmed)
+        if trimmed == obj:
+            break
+        obj = trimmed
+    if re.search(r"\d", obj):
+        return None
+    value: str | None = None
+    if _PRONOUN_OBJECT.match(obj) or "aside" in m.group("v").lower():
+        # "leave it aside": the facet of the previous plan the turn names
+        words = _tokens(t)
+        for a in previous.aspects:
+            stems = {_stem(w) for w in _content(a.text)}
+            named = [(w, s, e) for w, s, e in words if _stem(w) in stems]
+            if named:
+                value = " ".join(w for w, _, _ in named)
+                break
+        if value is None and not _PRONOUN_OBJECT.match(obj):
+            value = obj
+    else:
+        value = obj
+    if not value or not 1 <= len(_content(value)) <= 4:
+        return None
+    if not marked and _names_constraint(value):
+        return None  # "leave out blogs": a source, not a facet
+    # what comes before the verb may only name the facet and say why it goes ("the
+    # accessibility question is a separate matter, so …")
+    if _residue(t[: m.start()], previous=previous, also=_SIDE_RESIDUE | fw.DROP_REASONS):
+        return None
+    xw = {_stem(w) for w in _content(value)}
+
+    def apply(plan: QueryPlan) -> None:
+        plan.aspects = [a for a in plan.aspects if not ({_stem(w) for w in _content(a.text)} & xw)]
+
+    return _edit(previous, "drop_aspect", value, "5 drop a facet", [f"- aspect {value}"], apply)
+
+
+# --------------------------------------------------------------------------- 6 a group's view
+
+_GROUP = r"(?P<x>[^\W\d_][\w'’\-]*(?:\s+[^\W\d_][\w'’\-]*){0,3}?)"
+_VIEW_NOUN = (
+    r"(?:point of view|perspective|views?|viewpoint|take|position|opinion|opinions|stance|"
+    r"side|angle|input|thoughts|reaction|standpoint)"
+)
+_VIEW_VERB = (
+    r"(?:think|thinks|thnik|say|says|said|believe|believes|feel|feels|argue|argues|reckon|"
+    r"make of (?:all\s+)?(?:it|this|that)|have to say|has to say|think of (?:it|this|that)|"
+    r"recommend|recommends|suggest|advise|propose|agree|disagree|approve)"
+)
+_VIEWS = [
+    re.compile(p, re.I)
+    for p in (
+        r"\bwhat\s+(?:(?:do|does|did|would|might|will|could)\s+)?"
+        + _GROUP
+        + r"\s+(?:themselves\s+)?"
+        r"(?:really\s+|actually\s+)?" + _VIEW_VERB + r"\b",
+        r"\bhow\s+(?:do|does|would|might|did)\s+" + _GROUP + r"\s+(?:see|view|regard|feel about|"
+        r"look at|feel)\b",
+        r"\bwhat\s+(?:are|is)\s+" + _GROUP + r"\s+saying\b",
+        r"^\s*(?:and\s+)?(?:do|does|would|will)\s+" + _GROUP + r"\s+(?:agree|disagree|approve|"
+        r"support it|think so)\b",
+        r"\bhear\s+(?:from|what)\s+(?:the\s+)?" + _GROUP + r"(?:\s+(?:think|say|have to say))?"
+        r"\s*[?.!]*\s*$",
+        r"\b(?:input|voices?|testimon(?:y|ies)|experiences?)\s+(?:of|from)\s+(?:the\s+)?"
+        + _GROUP
+        + r"\s*[?.!]*\s*$",
+        r"\bwhat\s+(?:position|view|stance)\s+do(?:es)?\s+" + _GROUP + r"\s+take\b",
+        _GROUP + r"(?:'s|’s|'|’)\s+(?:own\s+)?" + _VIEW_NOUN + r"\b",
+        r"\b" + _VIEW_NOUN + r"\s+(?:of|from)\s+(?:the\s+|an?\s+)?" + _GROUP + r"\s*(?:[,.!?]|$|"
+        r"\s+on\s+(?:this|that|it|the)\b)",
+        r"\bfrom\s+(?:an?\s+|the\s+)?" + _GROUP + r"\s+(?:perspective|point of view|viewpoint|"
+        r"standpoint|angle)\b",
+        r"^\s*(?:and\s+)?" + _GROUP + r"\s+(?:view|take|perspective)\s*[?.!]*\s*$",
+        r"\bqu[eé]\s+(?:opinan|piensan|dicen|creen|sostienen)\s+" + _GROUP + r"\s*[?.!]*\s*$",
+        r"\b" + _GROUP + r"\s+qu[eé]\s+(?:opinan|piensan|dicen|creen)\b",
+        r"\bwas\s+(?:sagen|denken|meinen|halten)\s+" + _GROUP + r"(?:\s+(?:dazu|davon|darüber))?"
+        r"\s*[?.!]*\s*$",
+        r"\b(?:qu'en|que)\s+(?:pensent|disent|croient)\s+" + _GROUP + r"\s*[?.!]*\s*$",
+        r"^\s*(?:et\s+)?" + _GROUP + r",?\s+(?:ils|elles)\s+en\s+pensent\s+quoi\b",
+        r"\b(?:la opini[óo]n|el punto de vista|la postura|die sicht|die meinung|l'avis|"
+        r"le point de vue)\s+(?:de|der|von|des|du)\s+" + _GROUP + r"\s*[?.!]*\s*$",
+    )
+]
+_GROUP_LEAD = re.compile(
+    r"^(?:(?:the|a|an|some|any|our|los|las|les|die|der|des|el|la|le|from|of)\s+)+", re.I
+)
+_VIEW_RESIDUE = frozenset(
+    split_words(
+        "issue matter question topic debate idea proposal plan policy think say view views "
+        "perspective point position take opinion stance see feel believe reckon argue said "
+        "have has welcome love appreciate interested hear look into also what how opinan piensan "
+        "dicen sagen denken meinen pensent disent"
+    )
+)
+
+
+def _clean_group(x: str) -> str:
+    """The group's words: request verbs, determiners and courtesy before it, and
+    "themselves" after it, taken off ("would welcome a journalist" -> "journalist")."""
+    toks = _tokens(x)
+    i = 0
+    while i < len(toks) and (
+        toks[i][0] in fw.FILLER or toks[i][0] in _VIEW_RESIDUE or toks[i][0] in fw.COURTESY
+    ):
+        i += 1
+    x = x[toks[i][1] :] if i < len(toks) else ""
+    x = _GROUP_LEAD.sub("", x.strip())
+    return re.sub(r"(?:\s+(?:themselves|own|dazu|really|actually))+$", "", x, flags=re.I).strip()
+
+
+def _group_view(text: str, previous: QueryPlan) -> FollowUp | None:
+    t = text.strip()
+    for pat in _VIEWS:
+        m = pat.search(t)
+        if not m:
+            continue
+        x = _clean_group(m.group("x"))
+        words = _words(x)
+        if (
+            not words
+            or len(words) > 4
+            or all(w in fw.FILLER or w in fw.POINTERS or w in _SIDE_WORDS for w in words)
+            or re.search(r"\b(?:about|regarding|concerning|on|of)\b", x, re.I)
+        ):
+            continue
+        if _residue(t, [m.span()], previous, also=_VIEW_RESIDUE):
+            continue
+        return _add_perspective(previous, x)
+    # a group's name alone: "landlords?", "and the unions?", "marine biologists?"
+    m = re.fullmatch(r"\s*(?:(?:and|also|y|und|et)\s+)?(?P<x>[^\W\d_][\w'’\- ]*?)\s*[?.!]*\s*", t)
+    if m:
+        x = _GROUP_LEAD.sub("", m.group("x").strip())
+        words = _words(x)
+        if 1 <= len(words) <= 3 and _is_role(words[-1]) and not set(words) & fw.FILLER:
+            return _add_perspective(previous, x)
+    return None
+
+
+# --------------------------------------------------------------------------- 7 a facet
+
+_WEAK_FRAME = re.compile(
+    r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:(?:and\s+)?what\s+about|how\s+about|"
+    r"what\s+of|was\s+ist\s+mit|qu'en\s+est-il\s+(?:de|du|des)|y\s+qu[ée]\s+hay\s+de|"
+    r"and|y|und|et|e)\s+(?P<x>.+)$",
+    re.I,
+)
+_STRONG_FRAME = re.compile(
+    r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:also\s+)?(?:focus\s+(?:more\s+)?on|"
+    r"concentrate\s+on|zoom\s+in\s+on|look\s+(?:more\s+)?(?:at|into)|cover(?:ing)?|include|"
+    r"add(?:\s+(?:ones|those|options|places|results))?(?:\s+(?:with|that have|that are))?|"
+    r"(?:ones|those|options|places|results)\s+(?:with|that have|that are)|"
+    r"(?:confine|restrict|limit|narrow)\s+(?:(?:it|this|that|the\s+\w+)\s+)?(?:down\s+)?to|"
+    r"(?:i'?m|i\s+am)\s+(?:mostly\s+|most\s+|more\s+|particularly\s+|especially\s+|also\s+)?"
+    r"interested\s+in|more\s+on|go\s+deeper\s+(?:on|into)|expand\s+on|"
+    r"tell\s+me\s+more\s+about|dig\s+into|think\s+about|"
+    r"(?:(?:know|hear|learn|read|see|find\s+out)\s+)?more\s+about|"
+    r"(?:is\s+there\s+)?(?:anything|something|any\s+(?:info|information|data|evidence))\s+"
+    r"(?:on|about|regarding))\s+(?P<x>.+)$",
+    re.I,
+)
+_EFFECT_FRAME = re.compile(
+    r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:how\s+(?:does|do|would|will|did|might|"
+    r"could|is|are)\s+(?P<s>.+?)\s+(?:affect|affecting|impact|impacting|change|influence|hit|"
+    r"help|hurt|harm)|(?:what(?:'s|\s+is|\s+are|\s+about)?\s+)?(?:the\s+)?(?:impacts?|effects?|"
+    r"consequences)\s+(?:on|for)|(?:is|are)\s+(?P<s2>it|that|this|they)\s+(?:good|bad|safe|"
+    r"harmful|ok|fair)\s+for|does\s+(?P<s3>it|that|this)\s+(?:affect|help|hurt|harm)|"
+    r"(?:is|does)\s+(?P<s4>that|this|it)\s+(?:also\s+)?(?:true|apply|the same)\s+(?:for|to))"
+    r"\s+(?P<x>.+)$",
+    re.I,
+)
+_EFFECT_SUBJECT = frozenset(
+    split_words(
+        "practice policy idea plan measure ban change law proposal rule move scheme approach "
+        "system reform tax one"
+    )
+)
+# "cheaper ones?": a property of the items wanted
+_ONES = re.compile(
+    r"^\s*(?P<a>[\w\-]+)\s+(?:ones|options|alternatives|places|versions|models)\s*[?.!]*$", re.I
+)
+_CLAUSE = re.compile(
+    r"(?:^|,|\s)(?:is|are|was|were|should|shall|would|could|can|do|does|did|will|has|have|"
+    r"must|ought|who|whom|whose|why|where|when|which|whether|ist|sind|es|son|est|sont)\b"
+    r"|\b(?:it|that|there|they|he|she|what|who|this|here)['’](?:s|re|ll|d|ve)\b",
+    re.I,
+)
+_FACET_LEAD = re.compile(
+    r"^(?:(?:the|a|an|its|their|it's|this|that|these|those|los|las|les|la|le|el|die|der|"
+    r"das|den|des|l'|any|some|more)\s+)+",
+    re.I,
+)
+_FACET_TAIL = re.compile(
+    r"(?:[,]?\s+(?:angle|side|issues?|aspect|part|then|too|as well|though|also|again|"
+    r"stuff|thing|bit|aussi|también|auch|if that'?s (?:ok(?:ay)?|alright|all right)|"
+    r"please|pls|thanks|in particular|especially))+\s*$",
+    re.I,
+)
+_PREPOSITIONS = (
+    "for",
+    "in",
+    "at",
+    "on",
+    "during",
+    "among",
+    "under",
+    "within",
+    "pour",
+    "en",
+    "para",
+)
+_PREVIOUS_EDIT = re.compile(r"^add_perspective\b")
+
+
+def _clean_facet(x: str) -> str:
+    x = re.sub(r"[?.!]+\s*$", "", x.strip())
+    x = _FACET_TAIL.sub("", x).strip()
+    return _FACET_LEAD.sub("", x).strip(" ,")
+
+
+def _slot_taken(prep: str, rest: list[str], previous: QueryPlan) -> bool:
+    """Does the previous topic already fill the slot "<prep> …" with something else
+    ("and in Lima?" after "… in Mexico City")?"""
+    prev = previous.root_query or previous.question
+    for m in re.finditer(r"\b" + re.escape(prep) + r"\s+(?P<y>[\w\-' ]+)", prev, re.I):
+        y = [w for w in _words(m.group("y"))[:4] if w not in fw.FILLER]
+        if not y:
+            continue
+        named = [w for w in m.group("y").split() if w.lower() not in fw.FILLER][:1]
+        capital = bool(named) and named[0][:1].isupper()  # a name: "in Mexico City"
+        if {_stem(w) for w in y} & {_stem(w) for w in rest} or capital:
+            return True
+    return False
+
+
+def _facet(
+    x: str, previous: QueryPlan, *, strong: bool, back: bool, perspective_next: bool
+) -> FollowUp | None:
+    """The facet a phrase names, or None when it names a topic of its own."""
+    back = back or any(w in fw.POINTERS for w in _words(x))  # "the stress it causes"
+    x = _clean_facet(x)
+    if _CLAUSE.search(" " + x) or re.search(r"[,;:.!?]", x):
+        return None  # "eggs, are they bad too?", "who wrote Emma": a predicate of its own
+    words = _content(x)
+    if not words or len(words) > (6 if strong else 4):
+        return None
+    first = _words(x)[0]
+    if first in _PREPOSITIONS:
+        rest = words
+        value = re.sub(r"^\w+\s+(?:the\s+|a\s+|an\s+)?", "", x, flags=re.I)
+        if _slot_taken(first, rest, previous) and not back:
+            return None  # a sibling: the same slot filled differently
+        return _add_aspect(previous, value)
+    if strong or back:
+        return _add_aspect(previous, x)
+    head_part = re.split(
+        r"\s+(?:for|of|in|with|on|at|from|to|among|pour|de|para|für|von)\s+", x, maxsplit=1
+    )[0]
+    head = (_words(head_part) or [""])[-1]
+    topic = _topic_stems(previous)
+    known = [w for w in words if _stem(w) in topic]
+    foreign = [w for w in words if _stem(w) not in topic and not _is_facet(w) and not _is_person(w)]
+    if known and foreign:
+        return None  # a sibling: "wealth taxes" after "inheritance tax"
+    if perspective_next and _is_role(head) and len(words) <= 3:
+        return _add_perspective(previous, x)  # "and teachers?" after a group's view
+    if _is_facet(head) or _is_person(head) or not foreign:
+        return _add_aspect(previous, x)
+    return None
+
+
+def _names_constraint(phrase: str) -> bool:
+    """Does the phrase name a constraint's value other than a keyword ("blogs", "pdfs")?"""
+    cons, _ = find_constraints("no " + phrase, wh_factual=False)
+    more, _ = _bare_constraints("no " + phrase, [])
+    return any(c.dimension != "keyword" for c in (*cons, *more))
+
+
+def _property(q: str, previous: QueryPlan) -> FollowUp | None:
+    """ "with no ricotta", "without a garden": a property of what is wanted, unless what
+    follows "with(out)" is a constraint's value ("without pdfs", "with no blogs")."""
+    m = re.match(r"^\s*(?:(?:and|but|ok)\s+)?with(?:out)?\s+(?P<y>.+?)\s*[?.!]*$", q, re.I)
+    if not m:
+        return None
+    if _names_constraint(re.sub(r"^(?:no|any)\s+", "", m.group("y"), flags=re.I)):
+        return None
+    value = _clean_facet(re.sub(r"^\s*(?:(?:and|but|ok)\s+)?with\s+", "", q, flags=re.I))
+    return _add_aspect(previous, value) if _content(value) else None
+
+
+def _facet_edit(q: str, previous: QueryPlan) -> FollowUp | None:
+    perspective_next = bool(_PREVIOUS_EDIT.match(previous.derivation))
+    m = _ONES.match(q)
+    if m and m.group("a").lower() not in fw.FILLER and m.group("a").lower() not in _LENGTH_WORDS:
+        return _add_aspect(previous, m.group("a"))
+    m = _EFFECT_FRAME.match(q)
+    if m:
+        subject = next((g for g in m.group("s", "s2", "s3", "s4") if g), "")
+        if not _residue(subject, previous=previous, also=_EFFECT_SUBJECT | {"like"}):
+            return _facet(m.group("x"), previous, strong=True, back=True, perspective_next=False)
+    m = _STRONG_FRAME.match(q)
+    if m:
+        found = _facet(m.group("x"), previous, strong=True, back=False, perspective_next=False)
+        if found:
+            return found
+    m = _WEAK_FRAME.match(q)
+    x = m.group("x") if m else q
+    if m is None and (_MORE_CUE.search(q) or len(_words(q)) > 5 or _DROP_VERB.match(q)):
+        return None  # a facet alone is a short phrase, not a request to drop or page
+    return _facet(x, previous, strong=False, back=False, perspective_next=perspective_next)
+
+
+# --------------------------------------------------------------------------- the rule
+
+
+def _read(text: str, previous: QueryPlan) -> FollowUp | None:
+    """One request read against the previous plan (rules 1-7), or None: a topic of its own."""
+    found = _reference(text, previous)
+    if found:
+        return found
+    q = unwrap(text)
+    found = _property(q, previous)
+    if found:
+        return found
+    for rule in (_more, _one_side_edit, _constraint_edit):
+        found = rule(q, previous)
+        if found:
+            return found
+    found = _drop_aspect(text, previous) or _drop_aspect(q, previous)
+    if found:
+        return found
+    return _group_view(q, previous) or _facet_edit(q, previous)
 
 
 def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
@@ -266,211 +1184,16 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
     raw = check_question(text)
     if previous is None:
         return FollowUp(False, "new_topic", rule="first turn")
-    q = unwrap(raw)
-    two = re.findall(r"\[(\d{1,3})\]", raw) or re.findall(
-        r"^(?:do|does|are|is|which|how do)\b.*?\b(\d{1,3})\s+(?:and|or|&)\s+(\d{1,3})\b", raw, re.I
-    )
-    if len(two) == 1 and isinstance(two[0], tuple):
-        two = list(two[0])
-    if len(two) == 2 and not _DROP_REF.search(raw):
-        return FollowUp(True, "compare_refs", [int(two[0]), int(two[1])], rule="1 reference")
-    m = _COMPARE.search(q)
-    if m:
-        a, b = (int(g) for g in m.groups() if g)
-        return FollowUp(True, "compare_refs", [a, b], rule="1 reference")
-    number = _one_reference(raw)
-    if number is not None:
-        edit = "drop_ref" if _REMOVE.search(raw) else "explain_ref"
-        return FollowUp(True, edit, number, rule="1 reference")
-    m = _MORE.match(q)
-    if (
-        m
-        and len(
-            _content(
-                re.sub(
-                    _CON_WORDS.pattern + "|" + _PRO_WORDS.pattern, " ", m.group("rest"), flags=re.I
-                )
-            )
-        )
-        <= 1
-    ):
-        rest = m.group("rest")
-        side: str | None = None
-        if _OTHER_SIDE.search(rest) and previous.target_side in ("pro", "con"):
-            side = "con" if previous.target_side == "pro" else "pro"
-        side = side or _side_named(rest) or "both"
-        return FollowUp(
-            True, "more", side, plan=previous.copy(), rule="2 more", changes=[f"+ page {side}"]
-        )
-    if _ONE_SIDE.search(q) and len(_content(_CON_WORDS.sub(" ", _PRO_WORDS.sub(" ", q)))) <= 2:
-        named = _side_named(q)
-        if named:
-            return _one_side(previous, named)
-    m = _DROP_ASPECT.match(q)
-    if m and not re.search(r"\d", m.group("x")):
-        x = m.group("x").strip()
-        plan = previous.copy()
-        xw = set(_content(x))
-        plan.aspects = [a for a in plan.aspects if not (set(_content(a.text)) & xw)]
-        return FollowUp(
-            True, "drop_aspect", x, plan=plan, rule="4 drop a facet", changes=[f"- aspect {x}"]
-        )
-    if (
-        previous.intent == "lookup"
-        and re.match(r"^\s*(?:with|without|no)\s+\w", q, re.I)
-        and not re.search(
-            r"\b(?:sites?|blogs?|sources?|reviews?|forums?|websites?)\s*[.!?]*$", q, re.I
-        )
-    ):
-        return _add_aspect(previous, q.strip(" ?.!"))  # "with no ricotta": a property
-    cons, spans = find_constraints(q, wh_factual=False)
-    if cons:
-        rest = q
-        for s, e in sorted(spans, reverse=True):
-            rest = rest[:s] + " " + rest[e:]
-        if not _content(rest):
-            plan = previous.copy()
-            have = {(c.dimension, c.value.lower(), c.negated) for c in plan.constraints}
-            new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
-            plan.constraints.extend(new)
-            value = [_con(c) for c in cons]
-            return FollowUp(
-                True,
-                "add_constraint",
-                value[0] if len(value) == 1 else value,
-                plan=plan,
-                rule="5 constraints only",
-                changes=[
-                    f"+ constraint {c.dimension} {'not ' if c.negated else ''}{c.value}"
-                    for c in new
-                ],
-            )
-    who = _group_view(q)
-    if who:
-        return _add_perspective(previous, who)
-    m = _PERSPECTIVE.match(q)
-    if m:
-        who = next(g for g in m.group("a", "b", "c", "d", "e") if g).strip()
-        who = re.sub(r"^(?:the|a|an)\s+", "", who, flags=re.I)
-        if (
-            who
-            and len(_words(who)) <= 4
-            and not re.search(r"\b(?:of|about|on|regarding)\b", who, re.I)
-        ):
-            return _add_perspective(previous, who)
-    m = _EXPLICIT_ASPECT.match(q)
-    if m and len(_content(m.group("x"))) <= 5:
-        return _add_aspect(previous, m.group("x").strip())
-    side_only = _side_facets_only(q)
-    if side_only is not None:
-        return _one_side(previous, side_only)
-    bare = re.sub(
-        r"\s+(?:angle|side|issues?|aspect|part|too|as well)$", "", q.strip(" ?.!"), flags=re.I
-    )
-    bare = re.sub(r"^(?:what about|how about|and)\s+(?:the\s+)?", "", bare, flags=re.I)
-    bw = _content(bare)
-    if bw and len(bw) <= 2 and len(_words(bare)) <= 3 and bw[-1] in FACET_NOUNS:
-        return _add_aspect(previous, bare)
-    m = _ASPECT.match(raw) or _ASPECT.match(q)
-    if m:
-        x = re.sub(r"^(?:the|a|an)\s+", "", m.group("x").strip(), flags=re.I)
-        pointer = re.match(r"(?:its|their|it's|this|that)\s+", x, re.I)
-        if pointer:
-            x = x[pointer.end() :]
-        x = re.sub(r"\s+(?:angle|side|issues?|aspect|part)$", "", x, flags=re.I)
-        words = _content(x)
-        # the head: the last word before a preposition ("smartwatches for kids" -> smartwatches)
-        head = _words(re.split(r"\s+(?:for|of|in|with|on|at|from)\s+", x, maxsplit=1)[0])
-        head_word = head[-1] if head else ""
-        facet = head_word in FACET_NOUNS or bool(_PERSON.search(head_word))
-        back = bool(pointer) or bool(_POINTER.search(m.string[: m.start("x")]))
-        if words and len(words) <= 4 and (facet or back or _related(words, previous)):
-            return _add_aspect(previous, x)
+    fixed = _repair(raw).replace("¿", "").replace("¡", "")
+    found = _read(fixed, previous)
+    if found:
+        return found
+    parts = [p for p in _SENTENCE.split(fixed) if p.strip()]
+    requests = [p for p in parts if not _courtesy(p)]
+    if (requests and len(requests) < len(parts)) or len(requests) > 1:
+        reads = [(_read(p, previous), p) for p in requests]
+        follow = [r for r, _ in reads if r is not None]
+        asks = [p for r, p in reads if r is None and p.rstrip().endswith("?")]
+        if follow and not asks:
+            return follow[0]  # "… aren't blogs? My teacher doesn't accept them."
     return FollowUp(False, "new_topic", rule="a topic of its own")
-
-
-_PERSON = re.compile(
-    r"(?:ists|ers|ors|ians|ants|ents|men|women|people|folks|officers|parents|children|kids|"
-    r"staff|owners|users|voters|citizens|residents|patients|victims|families|athletes|"
-    r"activists|experts|economists|scientists|doctors|nurses|teachers|students)$",
-    re.I,
-)
-_VIEW_NOUN = r"(?:take|view|views|position|opinion|opinions|stance|perspective|point of view|side)"
-
-
-def _group_view(q: str) -> str | None:
-    """A group whose view is asked for, in the many ways people ask it."""
-    pats = (
-        r"^(?:what(?:'s|s| is| are)?\s+)?(?:the\s+)?" + _VIEW_NOUN + r"\s+(?:of|from)\s+(?:the\s+)?"
-        r"(?P<x>.+?)(?:\s+on\s+(?:this|that|it|the)(?:\s+(?:matter|issue|question|topic))?)?$",
-        r"^(?:i\s+(?:would|'d)\s+(?:like|be interested in|want)|include|add|give me|show me|"
-        r"also include|please include)\s+(?:the\s+)?"
-        + _VIEW_NOUN
-        + r"\s+of\s+(?:the\s+)?(?P<x>.+?)$",
-        r"^(?:any\s+)?" + _VIEW_NOUN + r"\s+from\s+(?:the\s+)?(?P<x>.+?)$",
-        r"^how\s+do\s+(?:the\s+)?(?P<x>.+?)\s+feel(?:\s+about\s+(?:it|this|that|them))?$",
-        r"^what\s+(?:are|is)\s+(?:the\s+)?(?P<x>.+?)\s+saying(?:\s+about\s+(?:it|this|that|them))?$",
-        r"^what\s+(?:position|view|stance)\s+do\s+(?:the\s+)?(?P<x>.+?)\s+take$",
-        r"^(?P<x>.+?)(?:'s|’s|'|’)?\s+" + _VIEW_NOUN + r"$",
-        r"^(?P<x>[\w\- ]+?)$",
-    )
-    t = re.sub(r"^(?:and\s+)?(?:from\s+)?", "", q.strip(" ?.!,"), flags=re.I)
-    for pat in pats:
-        m = re.match(pat, t, re.I)
-        if not m:
-            continue
-        x = re.sub(r"^(?:the|a|an)\s+", "", m.group("x").strip(), flags=re.I)
-        words = _words(x)
-        if not words or len(words) > 4 or re.search(r"\b(?:of|about|on|regarding)\b", x, re.I):
-            continue
-        if pat.endswith("(?P<x>[\\w\\- ]+?)$") and not _PERSON.search(x):
-            continue  # a bare phrase is a view only if it names people ("marine biologists?")
-        if _PERSON.search(words[-1]) or not pat.endswith("(?P<x>[\\w\\- ]+?)$"):
-            return x
-    return None
-
-
-def _one_side(previous: QueryPlan, side: Side) -> FollowUp:
-    plan = previous.copy()
-    plan.intent, plan.target_side = "one_sided", side
-    return FollowUp(
-        True, "one_side", side, plan=plan, rule="3 one side", changes=[f"+ side {side}"]
-    )
-
-
-def _add_perspective(previous: QueryPlan, who: str) -> FollowUp:
-    plan = previous.copy()
-    plan.perspectives.append(QueryPerspective(text=who, role="entity"))
-    return FollowUp(
-        True,
-        "add_perspective",
-        who,
-        plan=plan,
-        rule="6 a group's view",
-        changes=[f"+ perspective {who}"],
-    )
-
-
-def _add_aspect(previous: QueryPlan, x: str) -> FollowUp:
-    plan = previous.copy()
-    plan.aspects.append(Aspect(text=x))
-    return FollowUp(True, "add_aspect", x, plan=plan, rule="7 a facet", changes=[f"+ aspect {x}"])
-
-
-def _side_facets_only(text: str) -> Side | None:
-    """ "any downsides?", "and the benefits?": facet nouns of one side and nothing else."""
-    from assistant.understand.intent import _FACET
-
-    found = {side for side, pat in _FACET.items() if pat.search(text)}
-    if len(found) != 1:
-        return None
-    rest = text
-    for pat in _FACET.values():
-        rest = pat.sub(" ", rest)
-    if _content(re.sub(r"\b(?:are|there|any|the|what|about|and)\b", " ", rest, flags=re.I)):
-        return None
-    return found.pop()
-
-
-def _con(c: Constraint) -> dict[str, Any]:
-    return {"dimension": c.dimension, "value": c.value, "negated": c.negated}

@@ -71,7 +71,7 @@ _FACET: dict[Side, re.Pattern[str]] = {
         r"common|major|serious|potential|possible|known|health|environmental|economic|social)"
         r"\s+)*(?P<f>" + _alt(words) + r")(?![\w'])"
         r"(?:\s+(?:of|to|about|with|for|from|in|on|behind|de|du|des|de la|del|della|dei|delle|"
-        r"degli|do|da|dos|das|van|von|der|zu|voor|w/))?",
+        r"degli|do|da|dos|das|van|von|der|zu|voor|w/)(?![\w']))?",
         re.I,
     )
     for side, words in _PAIRS(cues.PRO_FACETS, cues.CON_FACETS)
@@ -159,6 +159,14 @@ _COPULA_SIDE = re.compile(
     re.I,
 )
 _PRO_PREPS = ("a favor de", "a favore di", "für", "pour", "voor")
+# evaluative adjectives before "für", "pour", "voor": "gut für" is "good for"
+_GOOD_BAD = frozenset(
+    cues.split_words(
+        "gut schlecht besser schlechter gesund ungesund sicher gefährlich schädlich nützlich "
+        "bon bonne bons bonnes mauvais mauvaise meilleur meilleure dangereux dangereuse sain "
+        "saine nocif nocive utile goed slecht beter gezond ongezond veilig gevaarlijk"
+    )
+)
 _AUX_START = re.compile(r"^\s*(?:" + "|".join(lx.AUXILIARIES) + r")\b", re.I)
 _TOPIC_END = re.compile(
     r"\s*(?:[?!;]|\.(?:\s|$)|,|\s[-–—]\s|\s+(?:say|says|argue|argues|think|thinks|believe|"
@@ -266,6 +274,9 @@ def find_side_cues(q: str) -> list[SideCue]:
             out.append(SideCue(base, (m.start(), m.end()), x, "evaluative"))
         for m in _COPULA_SIDE.finditer(q):
             p = m.group("p").lower()
+            before = _words(q[: m.start("p")])
+            if before and before[-1] in _GOOD_BAD:
+                continue  # "ist Homeoffice gut für …": good for, not in favour of
             base = "pro" if p in _PRO_PREPS else "con"
             out.append(
                 SideCue(
@@ -342,9 +353,17 @@ _FACT_WH = frozenset(
         "what date",
     )
 )
+# a headline that names two options after its topic ("Surrealist Memes: Regression or
+# Progression?", "Climate Change – Act now, or question the urgency?"): a debate, never a
+# lookup (PerSphere's titles; 43 of its 139 were read as lookups before this)
+HEADLINE_OPTIONS = re.compile(
+    r"(?::|\s[–—-]\s)[^:]*?\bor\b[^:]*$"  # options after the separator
+    r"|^[^:–—]*?\bor\b[^:–—]*(?::|\s[–—-]\s)",  # "Cats or Dogs: who makes …"
+    re.I,
+)
 _STRONG_DEBATE = re.compile(
     r"\b(?:should|shouldn't|ought|must|vs\.?|versus|debate|debated|controversial|pros|cons|"
-    r"argue|arguments?|opinions?|perspectives|viewpoints|sides|ethical|moral|justified|"
+    r"argue|arguments?|opinions?|perspectives?|viewpoints?|sides|ethical|moral|justified|"
     r"right or wrong|good or bad|good idea or not|or not|better than|worse than|worth it|whether|"
     r"overrated|"
     r"debería|deberían|devrait|devraient|sollte|sollten|dovrebbe|dovrebbero|deveria|deveriam|"
@@ -441,7 +460,13 @@ def is_lookup(q: str, n_aspects: int, masked: list[tuple[int, int]] | None = Non
     """A request for items with wanted properties: a noun phrase (no finite verb before its
     first property marker), no debate cue, and a property marker, a lookup head noun, an
     indefinite article or two or more aspects."""
-    if _AUX_START.match(q) or is_wh(q) or _STRONG_DEBATE.search(q) or _BOTH_FACETS.search(q):
+    if (
+        _AUX_START.match(q)
+        or is_wh(q)
+        or _STRONG_DEBATE.search(q)
+        or _BOTH_FACETS.search(q)
+        or HEADLINE_OPTIONS.search(q)
+    ):
         return False
     # constraint phrases ("that mention X", "in French") are filters, not wanted properties
     for s, e in sorted(masked or [], reverse=True):

@@ -41,12 +41,12 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in _words(text) if len(w) > 3 and w not in _SHORT}
 
 
-def _added(derivation: str, what: str) -> list[str]:
-    """The values a derivation records as added (``+ aspect cost``) or dropped (``-``)."""
-    _, _, changes = derivation.partition(": ")
+def _added(plan: QueryPlan, what: str) -> list[str]:
+    """The values a follow-up's derivation records as added (``+ aspect cost``) or
+    dropped (``- aspect cost``), with their sign."""
     out = []
-    for part in changes.split(";"):
-        m = re.match(rf"\s*([+-]) {what} (.+)", part)
+    for change in plan.edit_and_changes()[1]:
+        m = re.match(rf"([+-]) {what} (.+)", change)
         if m:
             out.append(m.group(1) + m.group(2).strip())
     return out
@@ -55,7 +55,7 @@ def _added(derivation: str, what: str) -> list[str]:
 def agrees(rewrite: str, parsed: QueryPlan, edited: QueryPlan) -> tuple[bool, str]:
     """Whether the rules' parse of ``rewrite`` carries the edit the rules made (``edited``,
     whose derivation names it) and keeps the topic; with the reason when it does not."""
-    edit = edited.derivation.partition(":")[0]
+    edit = edited.edit_and_changes()[0]
     topic = _stems(edited.root_query)
     if topic and len(topic & _stems(rewrite)) * 2 < len(topic):
         return False, "the rewrite lost the topic"
@@ -67,7 +67,7 @@ def agrees(rewrite: str, parsed: QueryPlan, edited: QueryPlan) -> tuple[bool, st
                 return False, f"the rules do not find the constraint {c.dimension} {c.value}"
     elif edit in ("add_aspect", "drop_aspect", "add_perspective"):
         what = "perspective" if edit == "add_perspective" else "aspect"
-        for change in _added(edited.derivation, what):
+        for change in _added(edited, what):
             sign, value = change[0], change[1:]
             present = bool(_stems(value)) and _stems(value) <= words
             if (sign == "+") != present:
@@ -88,7 +88,7 @@ def rewrite_followup(edited: QueryPlan, followup: str, backend: Any) -> QueryPla
     from assistant.understand.model import _MODEL_LOCK
     from assistant.understand.rules import parse_rules
 
-    edit = edited.derivation.partition(":")[0]
+    edit = edited.edit_and_changes()[0]
     if edit not in REWRITABLE:
         return edited
     plan = edited.copy()

@@ -11,6 +11,7 @@ from assistant.understand.aspects import facet_aspects, find_aspects, lookup_asp
 from assistant.understand.claims import make_claims
 from assistant.understand.constraints import find_constraints
 from assistant.understand.intent import (
+    _AUX_START,
     _STRONG_DEBATE,
     _debatable,
     _is_wh,
@@ -40,6 +41,16 @@ def parse_rules(question: object) -> QueryPlan:
     perspectives = [p for p in perspectives if not _only_constraints(q, p, con_spans)]
     root_text = _root_text(q, root, perspectives, con_spans, request)
     intent, target = decide_intent(q, root_text, perspectives, request)
+    if intent == "one_sided":
+        # the PIR shapes cut the cue out of the question ("What are the arguments against
+        # X?" left "What are the X?"): the topic the stance cue scopes over is the root
+        cue = find_side(q)
+        if (
+            cue is not None
+            and cue.side == target
+            and (_is_wh(root_text) or _AUX_START.match(root_text) or root_text.endswith("?"))
+        ):
+            root_text = _cue_topic(q, cue.topic, con_spans) or root_text
     if intent != "one_sided" and (
         not request or intent == "two_sided" or all(p.role == "other" for p in perspectives)
     ):
@@ -100,9 +111,12 @@ def _natural_kind(
         return "two_sided", None, root_text, perspectives, root
     cue = find_side(q)
     if cue is not None and not (fact_wh(q) and cue.kind in ("agent", "verb", "copula")):
-        topic = _root_text(q, cue.topic, [], con_spans, False) or q[cue.topic[0] : cue.topic[1]]
+        topic = _cue_topic(q, cue.topic, con_spans) or q[cue.topic[0] : cue.topic[1]]
+        raw = q[cue.cue[0] : cue.cue[1]]
+        start = cue.cue[0] + len(raw) - len(raw.lstrip())
+        span = (start, start + len(raw.strip()))  # the span of the text, not its spaces
         stance = QueryPerspective(
-            text=q[cue.cue[0] : cue.cue[1]].strip(), role="stance", side=cue.side, span=cue.cue
+            text=q[span[0] : span[1]], role="stance", side=cue.side, span=span
         )
         kept = [p for p in perspectives if p.role not in ("stance", "interpretation")]
         return "one_sided", cue.side, topic, [*kept, stance], cue.topic
@@ -118,6 +132,16 @@ def _natural_kind(
     if is_lookup(q, len(find_aspects(q, root, list(con_spans))), list(con_spans)):
         return "lookup", None, root_text, perspectives, root
     return intent, None, root_text, perspectives, root
+
+
+def _cue_topic(q: str, span: tuple[int, int], con_spans: list[tuple[int, int]]) -> str:
+    """The topic a stance cue scopes over, as the root: a noun phrase ("the downsides of
+    nuclear power?") loses the question mark the sentence ended with, so the claims are
+    made of a noun phrase ("Arguments against nuclear power.")."""
+    topic = _root_text(q, span, [], con_spans, False)
+    if topic.endswith("?") and not _is_wh(topic) and not _AUX_START.match(topic):
+        topic = topic.rstrip(" ?")
+    return topic
 
 
 def _only_constraints(q: str, p: QueryPerspective, con_spans: list[tuple[int, int]]) -> bool:
