@@ -111,7 +111,7 @@ def _token_auth_for(address: str) -> bool:
         os.environ["RAY_AUTH_MODE"] = "token"
         # Ray caches its config at import; re-read it, as Ray's own switch does
         with contextlib.suppress(Exception):
-            from ray._raylet import Config
+            from ray._raylet import Config  # type: ignore[attr-defined]
 
             Config.initialize("")
         return True
