@@ -2,8 +2,9 @@
 
 The driver (the ``sphere`` process) still reads, chunks and commits, exactly
 as a local build does (:mod:`assistant.index.build`); only the embedding moves.
-Each Ray actor holds one embedder (the same model, loaded on its node) and
-encodes whole batches of passage texts. The driver keeps up to ``depth``
+Each Ray actor holds one embedder (the same model, loaded on its node),
+reserves one CPU and runs torch on one thread, and encodes whole batches of
+passage texts (so W actors on a node use W cores, not W × all of them). The driver keeps up to ``depth``
 batches in flight (two per actor, so a worker never waits for the driver),
 and commits their vectors in the order the batches were read, through the
 same crash-safe writer: vectors appended and fsynced, then one SQLite
@@ -126,9 +127,16 @@ def _loopback(address: str) -> bool:
 class _EmbedActor:
     """One embedder in a Ray worker process."""
 
-    def __init__(self, model: str, device: str, batch_size: int, max_seq_length: int) -> None:
+    def __init__(
+        self, model: str, device: str, batch_size: int, max_seq_length: int, threads: int = 1
+    ) -> None:
+        import torch
+
         from assistant.embed import load_embedder
 
+        # as many threads as the CPUs Ray reserved for the actor: without it every actor
+        # runs torch on all the node's cores, and W actors on a node oversubscribe it
+        torch.set_num_threads(max(1, threads))
         self.embedder = load_embedder(
             model, device=device, batch_size=batch_size, max_seq_length=max_seq_length
         )
@@ -196,7 +204,7 @@ class RayEmbedder:
         e = settings.embedder
         actor_cls = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(_EmbedActor)
         self.actors = [
-            actor_cls.remote(e.model, e.device, e.batch_size, e.max_seq_length) for _ in range(n)
+            actor_cls.remote(e.model, e.device, e.batch_size, e.max_seq_length, 1) for _ in range(n)
         ]
         self.depth = 2 * n
         self._load = [0] * n

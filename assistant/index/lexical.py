@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import shutil
 from collections.abc import Sequence
@@ -66,6 +68,72 @@ def fast_tokens(text: str) -> list[str]:
     return list(_stemmer().stemWords(words)) if words else []
 
 
+def term_key(term: str) -> int:
+    """A term's 64-bit key in a memory-mapped vocabulary (BLAKE2b, not Python's salted hash)."""
+    return int.from_bytes(hashlib.blake2b(term.encode("utf-8"), digest_size=8).digest(), "little")
+
+
+class MappedVocab:
+    """bm25s's term -> id dict, as two memory-mapped arrays: sorted term keys and their ids.
+
+    bm25s keeps its vocabulary in a Python dict that it loads whole even when
+    the score matrix is memory-mapped: about 235 bytes a term, which for a
+    large index is more memory than the compressed vectors (47 MB for 200k
+    terms at 1M synthetic passages). Here a lookup is a binary search of the
+    term's key in ``vocab.keys.npy`` (uint64, sorted) giving its id from
+    ``vocab.ids.npy``; the kernel pages in the few entries a query touches.
+    Keys are 64-bit BLAKE2b digests: two terms of one index sharing a key is
+    checked when the files are written (and then the dict is kept); an unseen
+    query term matching a key by chance has probability about V / 2^64.
+    Supports what bm25s's ``get_tokens_ids`` uses: ``in`` and ``[]``.
+    """
+
+    KEYS = "vocab.keys.npy"
+    IDS = "vocab.ids.npy"
+
+    def __init__(self, keys: np.ndarray, ids: np.ndarray) -> None:
+        self.keys = keys
+        self.ids = ids
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def _find(self, term: str) -> int:
+        k = np.uint64(term_key(term))
+        i = int(np.searchsorted(self.keys, k))
+        return i if i < len(self.keys) and self.keys[i] == k else -1
+
+    def __contains__(self, term: object) -> bool:
+        return isinstance(term, str) and self._find(term) >= 0
+
+    def __getitem__(self, term: str) -> int:
+        i = self._find(term)
+        if i < 0:
+            raise KeyError(term)
+        return int(self.ids[i])
+
+    @classmethod
+    def write(cls, folder: Path, vocab: dict[str, int]) -> bool:
+        """Write the two arrays beside bm25s's files; False (nothing written) on a key clash."""
+        keys = np.fromiter((term_key(t) for t in vocab), dtype=np.uint64, count=len(vocab))
+        ids = np.fromiter(vocab.values(), dtype=np.int64, count=len(vocab))
+        order = np.argsort(keys, kind="stable")
+        keys, ids = keys[order], ids[order]
+        if len(keys) > 1 and bool(np.any(keys[1:] == keys[:-1])):
+            return False
+        np.save(folder / cls.KEYS, keys)
+        np.save(folder / cls.IDS, ids.astype(np.int32 if len(ids) < 2**31 else np.int64))
+        return True
+
+    @classmethod
+    def open(cls, folder: Path) -> MappedVocab | None:
+        if not (folder / cls.KEYS).exists() or not (folder / cls.IDS).exists():
+            return None
+        return cls(
+            np.load(folder / cls.KEYS, mmap_mode="r"), np.load(folder / cls.IDS, mmap_mode="r")
+        )
+
+
 class BM25Index:
     def __init__(self, retriever: Any, ids: np.ndarray) -> None:
         self.retriever = retriever
@@ -89,6 +157,7 @@ class BM25Index:
         tmp.mkdir(parents=True)
         if len(self.ids):
             self.retriever.save(str(tmp))
+            MappedVocab.write(tmp, dict(self.retriever.vocab_dict))
         np.save(tmp / "ids.npy", self.ids)
         if folder.exists():
             shutil.rmtree(folder)
@@ -96,11 +165,21 @@ class BM25Index:
 
     @classmethod
     def load(cls, folder: Path, *, mmap: bool = False) -> BM25Index:
-        """Load; with ``mmap`` the score matrix and ids stay in the files (large indexes)."""
+        """Load; with ``mmap`` the score matrix, ids and vocabulary stay in the files.
+
+        ``mmap`` is for large (compressed) indexes: the vocabulary is then the
+        :class:`MappedVocab` beside bm25s's files when there is one (an index
+        written before it keeps bm25s's dict; :func:`upgrade_vocab` adds it).
+        """
         import bm25s
 
         ids = np.load(folder / "ids.npy", mmap_mode="r" if mmap else None)
-        retriever = bm25s.BM25.load(str(folder), mmap=mmap) if len(ids) else bm25s.BM25()
+        if not len(ids):
+            return cls(bm25s.BM25(), ids)
+        mapped = MappedVocab.open(folder) if mmap else None
+        retriever = bm25s.BM25.load(str(folder), mmap=mmap, load_vocab=mapped is None)
+        if mapped is not None:
+            retriever.vocab_dict = mapped
         return cls(retriever, ids)
 
     def search(self, queries: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -187,3 +266,22 @@ def _columns_sorted(indices: np.ndarray, indptr: np.ndarray) -> bool:
     at = indptr[(indptr > 0) & (indptr < len(indices))]
     starts[at] = True
     return bool(np.all((np.diff(indices) > 0) | starts[1:]))
+
+
+def upgrade_vocab(folder: Path) -> bool:
+    """Add the memory-mapped vocabulary to a BM25 folder written without it; True if added."""
+    if MappedVocab.open(folder) is not None or not (folder / "vocab.index.json").exists():
+        return False
+    with (folder / "vocab.index.json").open(encoding="utf-8") as fh:
+        vocab = json.load(fh)
+    tmp = folder / ".vocab-upgrade"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    if not MappedVocab.write(tmp, vocab):
+        shutil.rmtree(tmp)
+        return False
+    # ids first: the keys file is what marks the vocabulary present
+    (tmp / MappedVocab.IDS).replace(folder / MappedVocab.IDS)
+    (tmp / MappedVocab.KEYS).replace(folder / MappedVocab.KEYS)
+    tmp.rmdir()
+    return True
