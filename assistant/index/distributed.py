@@ -1,14 +1,14 @@
 """Index builds on a Ray cluster: ``sphere index build NAME PATH --ray [ADDRESS]``.
 
 The driver (the ``sphere`` process) still reads, chunks and commits, exactly
-as a local build does (:mod:`assistant.index.build`); only the embedding moves.
-Each Ray actor holds one embedder (the same model, loaded on its node),
+as a local build does (:mod:`assistant.index.build`); only the embedding
+moves. Each Ray actor holds one embedder (the same model, loaded on its node),
 reserves one CPU and runs torch on one thread, and encodes whole batches of
-passage texts (so W actors on a node use W cores, not W × all of them). The driver keeps up to ``depth``
-batches in flight (two per actor, so a worker never waits for the driver),
-and commits their vectors in the order the batches were read, through the
-same crash-safe writer: vectors appended and fsynced, then one SQLite
-transaction per batch. So:
+passage texts (so W actors on a node use W cores, not W × all of them). The
+driver keeps up to ``depth`` batches in flight (two per actor, so a worker
+never waits for the driver), and commits their vectors in the order the
+batches were read, through the same crash-safe writer: vectors appended and
+fsynced, then one SQLite transaction per batch. So:
 
 * the index is the one a local build writes (same passage ids, same rows;
   vectors equal up to float rounding of the encoder's thread count);
