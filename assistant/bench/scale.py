@@ -598,25 +598,9 @@ class _ScaleProgress:
 
     def __enter__(self) -> _ScaleProgress:
         if self.show:
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+            from assistant.progress_bar import eta_bar
 
-            self.progress = Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TextColumn("ETA"),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-            )
+            self.progress = eta_bar("M/N")
             self.progress.start()
             self.task = self.progress.add_task("writing passages", total=None)
         return self

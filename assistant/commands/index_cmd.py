@@ -162,26 +162,9 @@ class _BuildProgress:
 
     def __enter__(self) -> _BuildProgress:
         if self.show:
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+            from assistant.progress_bar import eta_bar
 
-            self.progress = Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                TextColumn("{task.completed}/{task.total} files"),
-                TextColumn("{task.fields[stats]}"),
-                TimeElapsedColumn(),
-                TextColumn("ETA"),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                transient=False,
-            )
+            self.progress = eta_bar("{task.completed}/{task.total} files", "{task.fields[stats]}")
             self.progress.start()
             self.task = self.progress.add_task("indexing", total=None, stats="")
         return self
