@@ -527,7 +527,8 @@ def scale_bench_command(
         raise click.BadParameter("worker counts are at least 1", param_hint="--ray-workers")
     if reuse and not keep:
         raise click.BadParameter("--reuse needs --keep FOLDER", param_hint="--reuse")
-    with _ScaleProgress(not quiet and not as_json) as bar:
+    # the bar is on stderr, the JSON on stdout: a long --json run still shows its ETA
+    with _ScaleProgress(not quiet) as bar:
         result = run_scale_bench(
             n,
             folder=Path(keep) if keep else None,
