@@ -147,7 +147,7 @@ class IndexSettings(_Section):
     pq_m: int = Field(48, ge=1, le=384, description="IVF-PQ code bytes a vector")
     opq: bool = Field(False, description="rotate vectors with OPQ before IVF-PQ")
     rescore: int = Field(
-        256, ge=1, description="IVF-PQ candidates re-scored exactly from the vector file"
+        1024, ge=1, description="IVF-PQ candidates re-scored exactly from the vector file"
     )
     ray_address: str = Field(
         "",

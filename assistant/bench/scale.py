@@ -119,7 +119,7 @@ def build_synthetic_index(
     approximate: str = "ivf",
     nprobe: int = 32,
     opq: bool = False,
-    rescore: int = 256,
+    rescore: int = 1024,
     pq_threshold: int = 0,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> dict[str, Any]:
@@ -373,7 +373,7 @@ def run_scale_bench(
     flat_threshold: int = 200_000,
     search_queries: int = 0,
     opq: bool = False,
-    rescore: int = 256,
+    rescore: int = 1024,
     reuse: bool = False,
     exact_queries: int | None = None,
     say: Callable[[str], None] | None = None,
@@ -447,7 +447,7 @@ def _describe(folder: Path, n: int) -> dict[str, Any]:
 @click.option("--opq", is_flag=True, help="IVF-PQ behind an OPQ rotation")
 @click.option(
     "--rescore",
-    default=256,
+    default=1024,
     show_default=True,
     type=click.IntRange(1),
     help="IVF-PQ candidates re-scored exactly",

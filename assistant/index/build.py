@@ -53,7 +53,7 @@ class BuildOptions:
     pq_threshold: int = 5_000_000
     pq_m: int = 48
     opq: bool = False
-    rescore: int = 256
+    rescore: int = 1024
     mapping: FieldMapping = field(default_factory=FieldMapping)
     rebuild: bool = False
     max_file_bytes: int = 200 * 1024 * 1024

@@ -70,7 +70,7 @@ def choose_spec(
     dim: int = 384,
     pq_m: int = 48,
     opq: bool = False,
-    rescore: int = 256,
+    rescore: int = 1024,
 ) -> FaissSpec:
     """The FAISS index for ``n`` passages (see the module docstring)."""
     if n <= flat_threshold:

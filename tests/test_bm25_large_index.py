@@ -1,4 +1,5 @@
-"""BM25's memory-mapped vocabulary (large indexes): same ids and results as bm25s's dict."""
+"""BM25 for large indexes: the memory-mapped vocabulary and the scoring of matching rows
+only give bm25s's own ids, scores and rankings."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.index.lexical import BM25Index, MappedVocab, upgrade_vocab
+from assistant.index.lexical import BM25Index, MappedVocab, fast_tokens, upgrade_vocab
 
 
 def _index(tmp_path: Path) -> Path:
@@ -59,3 +60,42 @@ def test_a_key_clash_writes_nothing(tmp_path: Path, monkeypatch) -> None:  # typ
     monkeypatch.setattr(lexical, "term_key", lambda term: 42)
     assert not MappedVocab.write(tmp_path, {"a": 0, "b": 1})
     assert not (tmp_path / MappedVocab.KEYS).exists()
+
+
+def test_scoring_the_matching_rows_gives_bm25s_dense_scores_bit_for_bit(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    words = [f"w{i}" for i in range(300)]
+    texts = [" ".join(rng.choice(words, 12)) for _ in range(3000)]
+    index = BM25Index.build(texts, np.arange(len(texts)) * 3 + 1)
+    queries = [" ".join(rng.choice(words, int(rng.integers(1, 6)))) for _ in range(40)]
+    queries += ["w1 w1 w2", "nothing", " ".join(words[:40]), " ".join(words[100:190])]
+    sparse = dense = 0
+    for q in queries:
+        tids = index.retriever.get_tokens_ids(fast_tokens(q))
+        if not tids:
+            continue
+        full = np.asarray(index.retriever.get_scores_from_ids(tids), dtype=np.float32)
+        rows, got = index._matches(tids)
+        np.testing.assert_array_equal(rows, np.flatnonzero(full))
+        assert got.tobytes() == full[rows].tobytes()  # the same float32 bits
+        postings = sum(
+            int(index.retriever.scores["indptr"][t + 1] - index.retriever.scores["indptr"][t])
+            for t in tids
+        )
+        sparse += postings * 4 <= len(texts)
+        dense += postings * 4 > len(texts)
+    assert sparse and dense  # both paths were taken
+    s, p = index.search(queries, 7)
+    for i, q in enumerate(queries):
+        tids = index.retriever.get_tokens_ids(fast_tokens(q))
+        if not tids:
+            assert (p[i] == -1).all()
+            continue
+        # what search did before: bm25s's dense scores, their non-zero rows, the top 7
+        full = np.asarray(index.retriever.get_scores_from_ids(tids), dtype=np.float32)
+        hit = np.flatnonzero(full > 0)
+        if len(hit) > 7:
+            hit = hit[np.argpartition(-full[hit], 6)[:7]]
+        hit = hit[np.lexsort((hit, -full[hit]))]
+        np.testing.assert_array_equal(p[i][: len(hit)], index.ids[hit])
+        assert s[i][: len(hit)].tobytes() == full[hit].tobytes()
