@@ -79,7 +79,7 @@ def test_choose_spec_compressed_by_setting_or_size() -> None:
     small = choose_spec(5000, flat_threshold=1000, approximate="ivfpq")
     assert small.kind == "ivf"  # too few points to train 256 codes a sub-quantizer
     spec = choose_spec(50_000, flat_threshold=1000, approximate="ivfpq")
-    assert spec.kind == "ivfpq" and spec.params["pq_m"] == 48 and spec.params["rescore"] == 256
+    assert spec.kind == "ivfpq" and spec.params["pq_m"] == 48 and spec.params["rescore"] == 1024
     assert spec.params["train_size"] == min(50_000, max(64 * spec.params["nlist"], 39 * 256))
     assert "evenly spaced" in spec.params["train_sample"]
     # by size: above pq_threshold whatever approximate says; the default path is untouched
@@ -119,6 +119,13 @@ def test_compressed_index_rescores_exactly(tmp_path: Path) -> None:
     assert recall >= 0.75 and recall > faiss_alone
     out = search_on_index(folder, queries=4, candidates=50)
     assert out["pap_plus_exact_checked"] == 4
+    from assistant.bench.scale import rescore_sweep
+
+    rows = rescore_sweep(folder, [4, 32], [16, 2048], queries=30)
+    assert [(r["nprobe"], r["rescore"]) for r in rows] == [(4, 16), (4, 2048), (32, 16), (32, 2048)]
+    by = {(r["nprobe"], r["rescore"]): r["recall@10"] for r in rows}
+    # more candidates re-scored exactly can only find more of the exact top-10
+    assert by[(32, 2048)] >= by[(32, 16)] and by[(32, 2048)] > 0.8  # 0.883 measured
 
 
 def test_killed_scale_build_resumes(tmp_path: Path) -> None:
@@ -154,3 +161,16 @@ def test_killed_scale_build_resumes(tmp_path: Path) -> None:
         assert again.meta.counts() == (600, 3000)
     finally:
         again.close()
+
+
+def test_sweep_needs_a_kept_index(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from assistant.cli import cli
+
+    out = CliRunner().invoke(cli, ["bench", "scale", "--sweep", "32:256"])
+    assert out.exit_code == 2 and "--sweep" in out.output
+    out = CliRunner().invoke(
+        cli, ["bench", "scale", "--keep", str(tmp_path), "--reuse", "--sweep", "x:y"]
+    )
+    assert out.exit_code == 2 and "--sweep" in out.output

@@ -25,7 +25,7 @@ import shutil
 import tempfile
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ import numpy as np
 
 from assistant.bench.index import peak_rss_mb
 from assistant.commands.context import Context, pass_ctx
+from assistant.errors import InputError
 from assistant.models import Document, Passage
 
 PASSAGES_PER_DOC = 5
@@ -258,23 +259,80 @@ def approximate_recall(
 
     index = Index.open(folder.parent, folder.name)
     try:
-        vecs = index.meta.vectors_memmap()
-        rng = np.random.default_rng(seed)
-        pick = rng.choice(len(vecs), size=queries, replace=False)
-        q = np.asarray(vecs[np.sort(pick)], dtype=np.float32)
-        q = q + 0.5 * rng.standard_normal(q.shape).astype(np.float32) / np.sqrt(q.shape[1])
-        q /= np.linalg.norm(q, axis=1, keepdims=True)
+        q = _near_queries(index, queries, seed)
         _s, approx = index.search_dense(q, k)
         _r, faiss_only = index.faiss.search(q, k)
         _e, exact = chunked_top_k(index, lambda block: q @ block.T, k)
+        found = _recall(approx, exact, k)
+        return (found, _recall(faiss_only, exact, k)) if raw else found
+    finally:
+        index.close()
 
-        def recall(found: np.ndarray) -> float:
-            hits = [
-                len(set(a.tolist()) & set(e.tolist())) for a, e in zip(found, exact, strict=True)
-            ]
-            return float(np.mean(hits)) / k
 
-        return (recall(approx), recall(faiss_only)) if raw else recall(approx)
+def _near_queries(index: Any, queries: int, seed: int) -> np.ndarray:
+    """Unit queries near stored vectors (a stored vector plus noise), reproducible."""
+    vecs = index.meta.vectors_memmap()
+    rng = np.random.default_rng(seed)
+    pick = rng.choice(len(vecs), size=queries, replace=False)
+    q = np.asarray(vecs[np.sort(pick)], dtype=np.float32)
+    q = q + 0.5 * rng.standard_normal(q.shape).astype(np.float32) / np.sqrt(q.shape[1])
+    return np.asarray(q / np.linalg.norm(q, axis=1, keepdims=True), dtype=np.float32)
+
+
+def _recall(found: np.ndarray, exact: np.ndarray, k: int) -> float:
+    hits = [len(set(a.tolist()) & set(e.tolist())) for a, e in zip(found, exact, strict=True)]
+    return float(np.mean(hits)) / k
+
+
+def rescore_sweep(
+    folder: Path,
+    nprobes: Sequence[int],
+    rescores: Sequence[int],
+    *,
+    queries: int = 100,
+    k: int = 10,
+    seed: int = 7,
+) -> list[dict[str, Any]]:
+    """Recall@k against exact and ms a query of a compressed index, per (nprobe, rescore).
+
+    The query-time knobs behind the defaults (``index.rescore``, the manifest's
+    nprobe), measured on the kept index without rebuilding it; one exact pass
+    over the vector file, then each setting, one query at a time, one thread.
+    """
+    import faiss
+
+    from assistant.index.store import Index
+
+    index = Index.open(folder.parent, folder.name)
+    try:
+        if not index._rescore:
+            raise InputError(f"{folder} is not a compressed (IVF-PQ) index")
+        q = _near_queries(index, queries, seed)
+        _e, exact = chunked_top_k(index, lambda block: q @ block.T, k)
+        faiss.omp_set_num_threads(1)
+        ivf = faiss.extract_index_ivf(index.faiss)
+        rows = []
+        for nprobe in nprobes:
+            ivf.nprobe = int(nprobe)
+            for rescore in rescores:
+                index._rescore = int(rescore)
+                times, found = [], []
+                for i in range(len(q)):
+                    t0 = time.perf_counter()
+                    _s, ids = index.search_dense(q[i : i + 1], k)
+                    times.append(time.perf_counter() - t0)
+                    found.append(ids[0])
+                ms = np.asarray(times) * 1000.0
+                rows.append(
+                    {
+                        "nprobe": int(nprobe),
+                        "rescore": int(rescore),
+                        f"recall@{k}": round(_recall(np.asarray(found), exact, k), 3),
+                        "p50_ms": round(float(np.percentile(ms, 50)), 2),
+                        "p95_ms": round(float(np.percentile(ms, 95)), 2),
+                    }
+                )
+        return rows
     finally:
         index.close()
 
@@ -494,6 +552,13 @@ def _describe(folder: Path, n: int) -> dict[str, Any]:
     help="passages of the repeated demo corpus",
 )
 @click.option("--ray-rounds", default=2, show_default=True, type=click.IntRange(1, 20))
+@click.option(
+    "--sweep",
+    metavar="NPROBES:RESCORES",
+    default=None,
+    help="with --reuse on a compressed index: recall@10 and ms a query for each "
+    "nprobe × rescore (e.g. 32,64:256,1024,4096), instead of the usual figures",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @pass_ctx
@@ -513,6 +578,7 @@ def scale_bench_command(
     ray_corpus: str | None,
     ray_passages: int,
     ray_rounds: int,
+    sweep: str | None,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -527,6 +593,28 @@ def scale_bench_command(
         raise click.BadParameter("worker counts are at least 1", param_hint="--ray-workers")
     if reuse and not keep:
         raise click.BadParameter("--reuse needs --keep FOLDER", param_hint="--reuse")
+    if sweep is not None:
+        if not (reuse and keep and (Path(keep) / "manifest.json").exists()):
+            raise click.BadParameter(
+                "needs --keep FOLDER --reuse of a built index", param_hint="--sweep"
+            )
+        try:
+            left, right = sweep.split(":")
+            nprobes = [int(x) for x in left.split(",") if x.strip()]
+            rescores = [int(x) for x in right.split(",") if x.strip()]
+        except ValueError:
+            raise click.BadParameter(
+                "NPROBES:RESCORES, e.g. 32,64:256,1024", param_hint="--sweep"
+            ) from None
+        if not nprobes or not rescores or min(nprobes + rescores) < 1:
+            raise click.BadParameter("positive nprobe and rescore values", param_hint="--sweep")
+        rows = rescore_sweep(Path(keep), nprobes, rescores, queries=max(search_queries, 1))
+        if as_json:
+            click.echo(json.dumps({"passages": n, "sweep": rows}, indent=2))
+        else:
+            for r in rows:
+                click.echo("  ".join(f"{k} {v}" for k, v in r.items()))
+        return
     # the bar is on stderr, the JSON on stdout: a long --json run still shows its ETA
     with _ScaleProgress(not quiet) as bar:
         result = run_scale_bench(
