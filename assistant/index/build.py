@@ -295,6 +295,11 @@ def _build(
         # ``queue.depth`` batches in flight. Either way they are committed in the order
         # they were read, and a file is marked complete only once its last batch is.
         queue = _embed_queue(embedder, report)
+        # Ray: batches of at most RAY_BATCH passages, so every actor has work (one
+        # 4096-passage batch would keep one actor busy and the others idle)
+        batch_passages = (
+            min(options.batch_passages, RAY_BATCH) if queue.depth else options.batch_passages
+        )
         inflight: deque[tuple[Any, ...]] = deque()
         inflight_docs: dict[str, str] = {}  # doc id -> file, submitted but not committed
 
@@ -376,7 +381,7 @@ def _build(
                         continue
                     pending.append((str(f), doc, passages))
                     pending_passages += len(passages)
-                    if pending_passages >= options.batch_passages:
+                    if pending_passages >= batch_passages:
                         flush()
                 flush()  # a file is complete only once all its documents are committed
                 inflight.append(("file", str(f), sha, size, mtime))
@@ -410,6 +415,9 @@ def _build(
         meta.close()
     report.seconds = time.perf_counter() - t0
     return report
+
+
+RAY_BATCH = 256  # passages a Ray task embeds (a commit each)
 
 
 class _LocalQueue:
