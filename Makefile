@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip wheel setuptools
 	# torch==2.13.0 is pinned in pyproject.toml (a CPU build); llama-cpp-python
 	# compiles from source the first time (about 6 minutes on 2 cores).
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# Ray is optional for users (the `ray` extra); CI installs it so the Ray build tests run
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -132,12 +132,28 @@ class IndexSettings(_Section):
     flat_threshold: int = Field(
         200_000, ge=0, description="passages above which an approximate FAISS index is built"
     )
-    approximate: Literal["ivf", "hnsw"] = Field(
+    approximate: Literal["ivf", "hnsw", "ivfpq"] = Field(
         "ivf", description="approximate FAISS index used above flat_threshold"
     )
     hnsw_m: int = Field(32, ge=4, le=256)
     ef_search: int = Field(128, ge=8)
     nprobe: int = Field(32, ge=1)
+    pq_threshold: int = Field(
+        5_000_000,
+        ge=0,
+        description="passages above which the compressed IVF-PQ index is built (0: only when "
+        "approximate is ivfpq)",
+    )
+    pq_m: int = Field(48, ge=1, le=384, description="IVF-PQ code bytes a vector")
+    opq: bool = Field(False, description="rotate vectors with OPQ before IVF-PQ")
+    rescore: int = Field(
+        1024, ge=1, description="IVF-PQ candidates re-scored exactly from the vector file"
+    )
+    ray_address: str = Field(
+        "",
+        description="Ray cluster for `sphere index build --ray` without an address "
+        "('' = start a local one)",
+    )
 
 
 class UISettings(_Section):

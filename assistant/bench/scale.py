@@ -21,10 +21,11 @@ brute-force pass over the vector file.
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ import numpy as np
 
 from assistant.bench.index import peak_rss_mb
 from assistant.commands.context import Context, pass_ctx
+from assistant.errors import InputError
 from assistant.models import Document, Passage
 
 PASSAGES_PER_DOC = 5
@@ -117,23 +119,49 @@ def build_synthetic_index(
     flat_threshold: int = 200_000,
     approximate: str = "ivf",
     nprobe: int = 32,
+    opq: bool = False,
+    rescore: int = 1024,
+    pq_threshold: int = 0,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> dict[str, Any]:
     from assistant.index.build import BuildOptions, BuildReport, _finalize
     from assistant.index.meta import MetaStore
 
+    key = json.dumps({"n": n, "chunk": chunk})
+    if (folder / "meta.sqlite").exists():
+        # only an unfinished build of the same size and chunking is resumed
+        probe = MetaStore(folder, dim=dim)
+        resumable = probe.get_info("synthetic") == key and probe.get_info("state") == "building"
+        probe.close()
+        if not resumable:
+            shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     meta = MetaStore(folder, dim=dim)
     emb = _VectorsOnly(dim=dim)
+    # a killed build of the same size resumes after its last committed chunk (each chunk
+    # is one transaction, its rows seeded by its start, so the result is the same)
+    resume_from = 0
+    if meta.get_info("synthetic") == key and meta.get_info("state") == "building":
+        meta.truncate_orphans()
+        resume_from = meta.counts()[1]
+    meta.set_info("synthetic", key)
     meta.set_info("embedder", emb.name)
     meta.set_info("dim", str(dim))
-    options = BuildOptions(flat_threshold=flat_threshold, approximate=approximate, nprobe=nprobe)
+    options = BuildOptions(
+        flat_threshold=flat_threshold,
+        approximate=approximate,
+        nprobe=nprobe,
+        opq=opq,
+        rescore=rescore,
+        pq_threshold=pq_threshold,
+    )
     meta.set_info(
         "chunking",
         json.dumps({"max_words": options.max_words, "overlap_words": options.overlap_words}),
     )
     meta.set_info("state", "building")
-    for start in range(0, n, chunk):
+    for start in range(resume_from, n, chunk):
         count = min(chunk, n - start)
         vecs, clusters = synthetic_vectors(start, count, dim, with_clusters=True)
         first = meta.append_vectors(vecs)
@@ -153,14 +181,28 @@ def build_synthetic_index(
             docs.append(Document(doc_id=doc_id, title=f"Synthetic {d}", text=body))
             passages.append(parts)
         meta.commit_batch("synthetic", docs, passages, first)
+        if progress:
+            progress("ingest", start + count, n)
     ingest_s = time.perf_counter() - t0
+    if resume_from:
+        ingest_s = float("nan")  # part of the ingest ran in an earlier process
     report = BuildReport(name=folder.name)
     t1 = time.perf_counter()
+    if progress:
+        progress("finalize", 0, 1)
     _finalize(folder, meta, emb, options, report)  # type: ignore[arg-type]
     meta.set_info("state", "clean")
     finalize_s = time.perf_counter() - t1
     meta.close()
     manifest = json.loads((folder / "manifest.json").read_text())
+    files = {
+        "vectors.f32": folder / "vectors.f32",
+        "faiss.index": folder / "faiss.index",
+        "meta.sqlite": folder / "meta.sqlite",
+    }
+    part_bytes = {k: f.stat().st_size for k, f in files.items() if f.exists()}
+    part_bytes["bm25"] = sum(f.stat().st_size for f in (folder / "bm25").rglob("*") if f.is_file())
+    disk = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
     return {
         "passages": n,
         "ingest_seconds": ingest_s,
@@ -169,7 +211,10 @@ def build_synthetic_index(
         "stage_seconds": {k: round(v, 1) for k, v in report.stage_seconds.items()},
         "faiss": manifest["faiss"],
         "vectors_mb": n * dim * 4 / 1e6,
-        "disk_mb": sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6,
+        "disk_mb": disk / 1e6,
+        "disk_bytes_per_passage": round(disk / n, 1),
+        "disk_bytes_per_passage_by_file": {k: round(v / n, 1) for k, v in part_bytes.items()},
+        "faiss_bytes_per_passage": round(part_bytes["faiss.index"] / n, 1),
     }
 
 
@@ -202,24 +247,138 @@ def chunked_top_k(
     return np.take_along_axis(best_s, order, 1), np.take_along_axis(best_i, order, 1)
 
 
-def approximate_recall(folder: Path, *, queries: int = 200, k: int = 10, seed: int = 7) -> float:
-    """Mean |approx top-k ∩ exact top-k| / k over queries near the data."""
+def approximate_recall(
+    folder: Path, *, queries: int = 200, k: int = 10, seed: int = 7, raw: bool = False
+) -> Any:
+    """Mean |approx top-k ∩ exact top-k| / k over queries near the data.
+
+    With ``raw``, returns (recall, recall of FAISS alone): for IVF-PQ the
+    second is the compressed index's own top-k, before exact re-scoring.
+    """
     from assistant.index.store import Index
 
     index = Index.open(folder.parent, folder.name)
     try:
-        vecs = index.meta.vectors_memmap()
-        rng = np.random.default_rng(seed)
-        pick = rng.choice(len(vecs), size=queries, replace=False)
-        q = np.asarray(vecs[np.sort(pick)], dtype=np.float32)
-        q = q + 0.5 * rng.standard_normal(q.shape).astype(np.float32) / np.sqrt(q.shape[1])
-        q /= np.linalg.norm(q, axis=1, keepdims=True)
+        q = _near_queries(index, queries, seed)
         _s, approx = index.search_dense(q, k)
+        _r, faiss_only = index.faiss.search(q, k)
         _e, exact = chunked_top_k(index, lambda block: q @ block.T, k)
-        hits = [len(set(a.tolist()) & set(e.tolist())) for a, e in zip(approx, exact, strict=True)]
-        return float(np.mean(hits)) / k
+        found = _recall(approx, exact, k)
+        return (found, _recall(faiss_only, exact, k)) if raw else found
     finally:
         index.close()
+
+
+def _near_queries(index: Any, queries: int, seed: int) -> np.ndarray:
+    """Unit queries near stored vectors (a stored vector plus noise), reproducible."""
+    vecs = index.meta.vectors_memmap()
+    rng = np.random.default_rng(seed)
+    pick = rng.choice(len(vecs), size=queries, replace=False)
+    q = np.asarray(vecs[np.sort(pick)], dtype=np.float32)
+    q = q + 0.5 * rng.standard_normal(q.shape).astype(np.float32) / np.sqrt(q.shape[1])
+    return np.asarray(q / np.linalg.norm(q, axis=1, keepdims=True), dtype=np.float32)
+
+
+def _recall(found: np.ndarray, exact: np.ndarray, k: int) -> float:
+    hits = [len(set(a.tolist()) & set(e.tolist())) for a, e in zip(found, exact, strict=True)]
+    return float(np.mean(hits)) / k
+
+
+def rescore_sweep(
+    folder: Path,
+    nprobes: Sequence[int],
+    rescores: Sequence[int],
+    *,
+    queries: int = 100,
+    k: int = 10,
+    seed: int = 7,
+) -> list[dict[str, Any]]:
+    """Recall@k against exact and ms a query of a compressed index, per (nprobe, rescore).
+
+    The query-time knobs behind the defaults (``index.rescore``, the manifest's
+    nprobe), measured on the kept index without rebuilding it; one exact pass
+    over the vector file, then each setting, one query at a time, one thread.
+    """
+    import faiss
+
+    from assistant.index.store import Index
+
+    index = Index.open(folder.parent, folder.name)
+    try:
+        if not index._rescore:
+            raise InputError(f"{folder} is not a compressed (IVF-PQ) index")
+        q = _near_queries(index, queries, seed)
+        _e, exact = chunked_top_k(index, lambda block: q @ block.T, k)
+        faiss.omp_set_num_threads(1)
+        ivf = faiss.extract_index_ivf(index.faiss)
+        rows = []
+        for nprobe in nprobes:
+            ivf.nprobe = int(nprobe)
+            for rescore in rescores:
+                index._rescore = int(rescore)
+                times, found = [], []
+                for i in range(len(q)):
+                    t0 = time.perf_counter()
+                    _s, ids = index.search_dense(q[i : i + 1], k)
+                    times.append(time.perf_counter() - t0)
+                    found.append(ids[0])
+                ms = np.asarray(times) * 1000.0
+                rows.append(
+                    {
+                        "nprobe": int(nprobe),
+                        "rescore": int(rescore),
+                        f"recall@{k}": round(_recall(np.asarray(found), exact, k), 3),
+                        "p50_ms": round(float(np.percentile(ms, 50)), 2),
+                        "p95_ms": round(float(np.percentile(ms, 95)), 2),
+                    }
+                )
+        return rows
+    finally:
+        index.close()
+
+
+_OPEN_PROBE = """
+import json, sys
+from pathlib import Path
+
+def anon_kb():
+    for line in open("/proc/self/status"):
+        if line.startswith("RssAnon:"):
+            return int(line.split()[1])
+    return 0
+
+import faiss, numpy, bm25s  # noqa: F401  (imports are not the index's memory)
+from assistant.index.store import Index
+folder = Path(sys.argv[1])
+before = anon_kb()
+index = Index.open(folder.parent, folder.name)
+after = anon_kb()
+print(json.dumps({"anon_kb": after - before, "passages": index.n_passages}))
+"""
+
+
+def open_memory(folder: Path) -> dict[str, Any]:
+    """Anonymous memory an opened index holds, measured in a fresh process.
+
+    RssAnon after :meth:`Index.open` minus before (imports done first): FAISS,
+    BM25, the passage id → row arrays. File-backed pages of the memory-mapped
+    vector file are not counted (the kernel drops them under pressure).
+    """
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _OPEN_PROBE, str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    n = max(int(data["passages"]), 1)
+    return {
+        "open_anon_mb": round(data["anon_kb"] / 1024, 1),
+        "memory_bytes_per_passage": round(data["anon_kb"] * 1024 / n, 1),
+    }
 
 
 def exact_pap_plus_chunked(index: Any, chunk: int = 100_000) -> Any:
@@ -236,7 +395,12 @@ def exact_pap_plus_chunked(index: Any, chunk: int = 100_000) -> Any:
 
 
 def search_on_index(
-    folder: Path, *, queries: int = 50, candidates: int = 200, exact: bool = True
+    folder: Path,
+    *,
+    queries: int = 50,
+    candidates: int = 200,
+    exact: bool = True,
+    exact_queries: int | None = None,
 ) -> dict[str, Any]:
     """Time the search methods of ``sphere bench search`` on a built scale index."""
     from assistant.bench.search import make_plans, time_methods
@@ -252,6 +416,7 @@ def search_on_index(
             plans,
             candidates=candidates,
             exact_top=exact_pap_plus_chunked(index) if exact else None,
+            exact_queries=exact_queries,
         )
     finally:
         index.close()
@@ -265,26 +430,97 @@ def run_scale_bench(
     nprobe: int = 32,
     flat_threshold: int = 200_000,
     search_queries: int = 0,
+    opq: bool = False,
+    rescore: int = 1024,
+    reuse: bool = False,
+    exact_queries: int | None = None,
+    say: Callable[[str], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> dict[str, Any]:
+    """Build (or, with ``reuse``, reopen a kept) index of ``n`` passages and measure it."""
+    tell = say or (lambda _m: None)
     with tempfile.TemporaryDirectory(prefix="sphere-scale-") as tmp:
         target = folder or Path(tmp) / f"scale{n}"
-        result = build_synthetic_index(
-            target, n, approximate=approximate, nprobe=nprobe, flat_threshold=flat_threshold
-        )
-        result["peak_rss_mb_after_build"] = peak_rss_mb()
-        result["recall@10_vs_exact"] = approximate_recall(target)
+        if reuse and (target / "manifest.json").exists():
+            tell(f"reusing the index in {target}")
+            result = _describe(target, n)
+        else:
+            resumable = reuse and (target / "meta.sqlite").exists()
+            if resumable:
+                tell(f"resuming the killed build in {target}")
+            elif target.exists() and any(target.iterdir()):
+                shutil.rmtree(target)
+            result = build_synthetic_index(
+                target,
+                n,
+                approximate=approximate,
+                nprobe=nprobe,
+                flat_threshold=flat_threshold,
+                opq=opq,
+                rescore=rescore,
+                progress=progress,
+            )
+            result["peak_rss_mb_after_build"] = peak_rss_mb()
+        tell("measuring the opened index's memory")
+        result.update(open_memory(target))
+        tell("recall@10 against exact search")
+        recall, raw = approximate_recall(target, raw=True)
+        result["recall@10_vs_exact"] = recall
+        result["recall@10_faiss_alone"] = raw
         if search_queries:
-            result["search"] = search_on_index(target, queries=search_queries)
+            tell(f"timing search methods with {search_queries} queries")
+            result["search"] = search_on_index(
+                target, queries=search_queries, exact_queries=exact_queries
+            )
         result["peak_rss_mb"] = peak_rss_mb()
         return result
 
 
+def _describe(folder: Path, n: int) -> dict[str, Any]:
+    """The size figures of an index built earlier (``--reuse``); no build times."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    disk = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+    faiss_bytes = (folder / "faiss.index").stat().st_size
+    return {
+        "passages": manifest["counts"]["passages"],
+        "reused": True,
+        "faiss": manifest["faiss"],
+        "vectors_mb": n * 384 * 4 / 1e6,
+        "disk_mb": disk / 1e6,
+        "disk_bytes_per_passage": round(disk / max(n, 1), 1),
+        "faiss_bytes_per_passage": round(faiss_bytes / max(n, 1), 1),
+    }
+
+
 @click.command("scale")
 @click.option("--passages", "n", default=1_000_000, show_default=True, type=click.IntRange(1000))
-@click.option("--approximate", type=click.Choice(["ivf", "hnsw"]), default="ivf", show_default=True)
+@click.option(
+    "--approximate",
+    type=click.Choice(["ivf", "hnsw", "ivfpq"]),
+    default="ivf",
+    show_default=True,
+    help="ivfpq: the compressed index, candidates re-scored from the vector file",
+)
 @click.option("--nprobe", default=32, show_default=True, type=click.IntRange(1))
+@click.option("--opq", is_flag=True, help="IVF-PQ behind an OPQ rotation")
+@click.option(
+    "--rescore",
+    default=1024,
+    show_default=True,
+    type=click.IntRange(1),
+    help="IVF-PQ candidates re-scored exactly",
+)
 @click.option("--flat-threshold", default=200_000, show_default=True, type=click.IntRange(0))
-@click.option("--keep", type=click.Path(file_okay=False), help="keep the index in this folder")
+@click.option(
+    "--keep",
+    type=click.Path(file_okay=False),
+    help="keep the index in this folder (at 10M: 17 GB; put it outside the repository)",
+)
+@click.option(
+    "--reuse",
+    is_flag=True,
+    help="with --keep: measure the index built there before, or resume its killed build",
+)
 @click.option(
     "--search-queries",
     default=50,
@@ -292,37 +528,138 @@ def run_scale_bench(
     type=click.IntRange(0, 10_000),
     help="time the search methods on the built index with this many queries (0: skip)",
 )
+@click.option(
+    "--exact-queries",
+    type=click.IntRange(0, 10_000),
+    help="check PAP+ against exact on only this many queries (each is a pass over the vectors)",
+)
+@click.option(
+    "--ray-workers",
+    default="",
+    help="also time an index build on a local Ray cluster with these worker counts "
+    "(e.g. 1,2) against the local build, on --ray-corpus",
+)
+@click.option(
+    "--ray-corpus",
+    type=click.Path(exists=True),
+    help="files for the Ray build comparison (default: the demo corpus)",
+)
+@click.option(
+    "--ray-passages",
+    default=1024,
+    show_default=True,
+    type=click.IntRange(64),
+    help="passages of the repeated demo corpus",
+)
+@click.option("--ray-rounds", default=2, show_default=True, type=click.IntRange(1, 20))
+@click.option(
+    "--sweep",
+    metavar="NPROBES:RESCORES",
+    default=None,
+    help="with --reuse on a compressed index: recall@10 and ms a query for each "
+    "nprobe × rescore (e.g. 32,64:256,1024,4096), instead of the usual figures",
+)
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @pass_ctx
 def scale_bench_command(
     ctx: Context,
     n: int,
     approximate: str,
     nprobe: int,
+    opq: bool,
+    rescore: int,
     flat_threshold: int,
     keep: str | None,
+    reuse: bool,
     search_queries: int,
+    exact_queries: int | None,
+    ray_workers: str,
+    ray_corpus: str | None,
+    ray_passages: int,
+    ray_rounds: int,
+    sweep: str | None,
     as_json: bool,
+    quiet: bool,
 ) -> None:
     """Build an index of N synthetic passages (precomputed vectors); time, memory, recall."""
-    result = run_scale_bench(
-        n,
-        folder=Path(keep) if keep else None,
-        approximate=approximate,
-        nprobe=nprobe,
-        flat_threshold=flat_threshold,
-        search_queries=search_queries,
-    )
+    try:
+        workers = [int(x) for x in ray_workers.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(
+            "comma-separated worker counts", param_hint="--ray-workers"
+        ) from None
+    if any(w < 1 for w in workers):
+        raise click.BadParameter("worker counts are at least 1", param_hint="--ray-workers")
+    if reuse and not keep:
+        raise click.BadParameter("--reuse needs --keep FOLDER", param_hint="--reuse")
+    if sweep is not None:
+        if not (reuse and keep and (Path(keep) / "manifest.json").exists()):
+            raise click.BadParameter(
+                "needs --keep FOLDER --reuse of a built index", param_hint="--sweep"
+            )
+        try:
+            left, right = sweep.split(":")
+            nprobes = [int(x) for x in left.split(",") if x.strip()]
+            rescores = [int(x) for x in right.split(",") if x.strip()]
+        except ValueError:
+            raise click.BadParameter(
+                "NPROBES:RESCORES, e.g. 32,64:256,1024", param_hint="--sweep"
+            ) from None
+        if not nprobes or not rescores or min(nprobes + rescores) < 1:
+            raise click.BadParameter("positive nprobe and rescore values", param_hint="--sweep")
+        rows = rescore_sweep(Path(keep), nprobes, rescores, queries=max(search_queries, 1))
+        if as_json:
+            click.echo(json.dumps({"passages": n, "sweep": rows}, indent=2))
+        else:
+            for r in rows:
+                click.echo("  ".join(f"{k} {v}" for k, v in r.items()))
+        return
+    # the bar is on stderr, the JSON on stdout: a long --json run still shows its ETA
+    with _ScaleProgress(not quiet) as bar:
+        result = run_scale_bench(
+            n,
+            folder=Path(keep) if keep else None,
+            approximate=approximate,
+            nprobe=nprobe,
+            flat_threshold=flat_threshold,
+            search_queries=search_queries,
+            opq=opq,
+            rescore=rescore,
+            reuse=reuse,
+            exact_queries=exact_queries,
+            say=bar.say,
+            progress=bar.update,
+        )
+        if workers:
+            from assistant.bench.ray_build import run_ray_build_bench
+
+            bar.say(f"Ray build with {ray_workers} workers against the local build")
+            result["ray_build"] = run_ray_build_bench(
+                ctx.settings,
+                [Path(ray_corpus)] if ray_corpus else None,
+                workers,
+                rounds=ray_rounds,
+                passages=ray_passages,
+            )
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
+    build = (
+        f"build {result['build_seconds']:.1f} s (ingest {result['ingest_seconds']:.1f} s + "
+        f"FAISS/BM25 {result['index_seconds']:.1f} s), "
+        if "build_seconds" in result
+        else "reused, "
+    )
     click.echo(
-        f"{n:,} passages: build {result['build_seconds']:.1f} s "
-        f"(ingest {result['ingest_seconds']:.1f} s + FAISS/BM25 {result['index_seconds']:.1f} s), "
-        f"FAISS {result['faiss']['kind']} {result['faiss']['params']}\n"
+        f"{n:,} passages: {build}FAISS {result['faiss']['kind']} {result['faiss']['params']}\n"
         f"peak RSS {result['peak_rss_mb']:.0f} MB (vectors alone {result['vectors_mb']:.0f} MB), "
-        f"disk {result['disk_mb']:.0f} MB\n"
-        f"approximate recall@10 vs exact: {result['recall@10_vs_exact']:.3f}"
+        f"disk {result['disk_mb']:.0f} MB ({result['disk_bytes_per_passage']:.0f} B a passage)\n"
+        f"opened index: {result['open_anon_mb']:.0f} MB of memory "
+        f"({result['memory_bytes_per_passage']:.0f} B a passage; FAISS file "
+        f"{result['faiss_bytes_per_passage']:.0f} B a passage)\n"
+        f"recall@10 vs exact: {result['recall@10_vs_exact']:.3f} "
+        f"(FAISS alone {result['recall@10_faiss_alone']:.3f})"
     )
     for name, m in result.get("search", {}).get("methods", {}).items():
         click.echo(
@@ -331,4 +668,44 @@ def scale_bench_command(
         )
     if "search" in result:
         pct = result["search"]["pap_plus_rescored_identical_pct"]
-        click.echo(f"  PAP+ re-scored = exact on {pct}% of queries")
+        checked = result["search"]["pap_plus_exact_checked"]
+        click.echo(f"  PAP+ re-scored = exact on {pct}% of {checked} queries")
+    for w, r in result.get("ray_build", {}).get("workers", {}).items():
+        click.echo(
+            f"  Ray build, {w} worker(s): {r['passages_per_s']:.1f} passages/s, "
+            f"×{r['ratio_to_local']:.2f} the local build"
+        )
+
+
+class _ScaleProgress:
+    """Progress bar with ETA for the ingest of a scale index; stage messages on stderr."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.progress: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> _ScaleProgress:
+        if self.show:
+            from assistant.progress_bar import eta_bar
+
+            self.progress = eta_bar("M/N")
+            self.progress.start()
+            self.task = self.progress.add_task("writing passages", total=None)
+        return self
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        if not self.progress:
+            return
+        if stage == "ingest":
+            self.progress.update(self.task, completed=done, total=total)
+        else:
+            self.progress.update(self.task, description="training + filling FAISS, BM25")
+
+    def say(self, msg: str) -> None:
+        if self.progress:
+            self.progress.console.print(f"… {msg}")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress:
+            self.progress.stop()

@@ -32,6 +32,21 @@ def index_group() -> None:
     type=click.IntRange(1, 1_000_000),
     help="passages embedded and committed per batch",
 )
+@click.option(
+    "--ray",
+    "ray_address",
+    is_flag=False,
+    flag_value="config",
+    default=None,
+    metavar="[ADDRESS]",
+    help="embed on a Ray cluster: HOST:PORT of its head node, 'auto', or no value for "
+    "index.ray_address in config.yaml ('' there: a local Ray on this machine)",
+)
+@click.option(
+    "--ray-workers",
+    type=click.IntRange(1, 4096),
+    help="Ray actors (one embedder each; default: one per CPU of the cluster)",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @pass_ctx
@@ -46,6 +61,8 @@ def build(
     meta_fields: tuple[str, ...],
     rebuild: bool,
     batch_passages: int,
+    ray_address: str | None,
+    ray_workers: int | None,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -53,7 +70,8 @@ def build(
 
     Reads .txt .md .html .pdf, and .jsonl/.json/.csv records (one document per
     record). Re-running updates the index incrementally; an interrupted build
-    resumes.
+    resumes. With --ray the passages are embedded by Ray actors (`pip install
+    'sphere-assistant[ray]'`); the index is the same as a local build's.
     """
     from assistant.embed import lazy_embedder_from_settings
     from assistant.index.build import build_index, options_from_settings
@@ -64,9 +82,22 @@ def build(
     check_name(name)
     mapping = FieldMapping(id_field, text_field, title_field, source_field, meta_fields)
     options = options_from_settings(s, mapping, rebuild=rebuild, batch_passages=batch_passages)
-    embedder = lazy_embedder_from_settings(s)
-    with _BuildProgress(not quiet and not as_json) as bar:
-        report = build_index(s.index_dir, name, list(paths), embedder, options, bar.update)
+    if ray_workers is not None and ray_address is None:
+        raise click.UsageError("--ray-workers needs --ray")
+    embedder: Any
+    if ray_address is not None:
+        from assistant.index.distributed import RayEmbedder
+
+        address = s.index.ray_address if ray_address == "config" else ray_address
+        embedder = RayEmbedder(s, address, ray_workers)
+    else:
+        embedder = lazy_embedder_from_settings(s)
+    try:
+        with _BuildProgress(not quiet and not as_json) as bar:
+            report = build_index(s.index_dir, name, list(paths), embedder, options, bar.update)
+    finally:
+        if ray_address is not None:
+            embedder.close()
     _finish(report, as_json)
 
 
@@ -131,18 +162,9 @@ class _BuildProgress:
 
     def __enter__(self) -> _BuildProgress:
         if self.show:
-            from rich.console import Console
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            from assistant.progress_bar import eta_bar
 
-            self.progress = Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                TextColumn("{task.completed}/{task.total} files"),
-                TextColumn("{task.fields[stats]}"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=False,
-            )
+            self.progress = eta_bar("{task.completed}/{task.total} files", "{task.fields[stats]}")
             self.progress.start()
             self.task = self.progress.add_task("indexing", total=None, stats="")
         return self

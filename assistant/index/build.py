@@ -19,6 +19,7 @@ import os
 import shutil
 import sqlite3
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -49,6 +50,10 @@ class BuildOptions:
     ef_search: int = 128
     nprobe: int = 32
     approximate: str = "ivf"
+    pq_threshold: int = 5_000_000
+    pq_m: int = 48
+    opq: bool = False
+    rescore: int = 1024
     mapping: FieldMapping = field(default_factory=FieldMapping)
     rebuild: bool = False
     max_file_bytes: int = 200 * 1024 * 1024
@@ -71,6 +76,10 @@ def options_from_settings(
         ef_search=s.index.ef_search,
         nprobe=s.index.nprobe,
         approximate=s.index.approximate,
+        pq_threshold=s.index.pq_threshold,
+        pq_m=s.index.pq_m,
+        opq=s.index.opq,
+        rescore=s.index.rescore,
         mapping=mapping or FieldMapping(),
         rebuild=rebuild,
         batch_passages=batch_passages,
@@ -282,19 +291,23 @@ def _build(
         )
         pending: list[tuple[str, Document, list[Passage]]] = []
         pending_passages = 0
+        # Batches are embedded by ``queue``: at once (local), or on Ray actors with up to
+        # ``queue.depth`` batches in flight. Either way they are committed in the order
+        # they were read, and a file is marked complete only once its last batch is.
+        queue = _embed_queue(embedder, report)
+        # Ray: batches of at most RAY_BATCH passages, so every actor has work (one
+        # 4096-passage batch would keep one actor busy and the others idle)
+        batch_passages = (
+            min(options.batch_passages, RAY_BATCH) if queue.depth else options.batch_passages
+        )
+        inflight: deque[tuple[Any, ...]] = deque()
+        inflight_docs: dict[str, str] = {}  # doc id -> file, submitted but not committed
 
-        def flush() -> None:
-            nonlocal pending, pending_passages
-            if not pending:
-                return
-            texts = [p.text for _f, _d, ps in pending for p in ps]
-            te = time.perf_counter()
-            vecs = embedder.encode(texts)
-            report.embed_seconds += time.perf_counter() - te
+        def commit(batch: list[tuple[str, Document, list[Passage]]], vecs: np.ndarray) -> None:
             first = meta.append_vectors(vecs)
             # one transaction per file group, in order
             by_file: dict[str, tuple[list[Document], list[list[Passage]]]] = {}
-            for fpath, doc, ps in pending:
+            for fpath, doc, ps in batch:
                 docs, pss = by_file.setdefault(fpath, ([], []))
                 docs.append(doc)
                 pss.append(ps)
@@ -302,49 +315,80 @@ def _build(
             for fpath, (docs, pss) in by_file.items():
                 meta.commit_batch(fpath, docs, pss, row)
                 row += sum(len(p) for p in pss)
-            report.documents_added += len(pending)
-            report.passages_added += len(texts)
-            emit("batch", {"documents": len(pending), "passages": len(texts)})
+            for _f, doc, _ps in batch:
+                inflight_docs.pop(doc.doc_id, None)
+            report.documents_added += len(batch)
+            report.passages_added += len(vecs)
+            emit("batch", {"documents": len(batch), "passages": len(vecs)})
+
+        def drain(keep: int) -> None:
+            """Commit the oldest batches until at most ``keep`` are in flight."""
+            while inflight and (inflight[0][0] == "file" or len(inflight) > keep):
+                item = inflight.popleft()
+                if item[0] == "batch":
+                    commit(item[2], queue.result(item[1]))
+                else:
+                    _kind, fpath, sha, size, mtime = item
+                    meta.upsert_file(fpath, sha, size, mtime, complete=True)
+                    report.files_indexed += 1
+                    emit("file", {"path": fpath, "bytes": size})
+
+        def flush() -> None:
+            nonlocal pending, pending_passages
+            if not pending:
+                return
+            texts = [p.text for _f, _d, ps in pending for p in ps]
+            for fpath, doc, _ps in pending:
+                inflight_docs[doc.doc_id] = fpath
+            inflight.append(("batch", queue.submit(texts), pending))
             pending = []
             pending_passages = 0
+            drain(queue.depth)
 
-        for f, sha, size, mtime, resume in todo:
-            # recorded as incomplete first, so a kill mid-file is resumed next time
-            meta.upsert_file(str(f), sha, size, mtime, complete=False)
-            result = load_file(f, mapping=options.mapping, max_file_bytes=options.max_file_bytes)
-            report.skipped.extend(result.skipped)
-            report.notes.extend(result.notes)
-            done_ids = meta.doc_ids_of_file(str(f)) if resume else set()
-            clash = meta.existing_doc_files(d.doc_id for d in result.documents)
-            for doc in result.documents:
-                if doc.doc_id in done_ids:
-                    continue
-                other = clash.get(doc.doc_id)
-                if other is not None and other != str(f):
-                    report.skipped.append(
-                        Skipped(str(f), f"document id '{doc.doc_id}' already indexed from {other}")
-                    )
-                    continue
-                doc.attrs = document_attributes(doc.text, doc.meta)
-                doc.language = doc.attrs.get("language", "")
-                passages = chunk_document(
-                    doc.doc_id,
-                    doc.text,
-                    max_words=options.max_words,
-                    overlap_words=options.overlap_words,
-                    pages=result.pages.get(doc.doc_id),
+        try:
+            for f, sha, size, mtime, resume in todo:
+                # recorded as incomplete first, so a kill mid-file is resumed next time
+                meta.upsert_file(str(f), sha, size, mtime, complete=False)
+                result = load_file(
+                    f, mapping=options.mapping, max_file_bytes=options.max_file_bytes
                 )
-                if not passages:
-                    report.skipped.append(Skipped(doc.path or str(f), "no text to index"))
-                    continue
-                pending.append((str(f), doc, passages))
-                pending_passages += len(passages)
-                if pending_passages >= options.batch_passages:
-                    flush()
-            flush()  # a file is complete only once all its documents are committed
-            meta.upsert_file(str(f), sha, size, mtime, complete=True)
-            report.files_indexed += 1
-            emit("file", {"path": str(f), "bytes": size})
+                report.skipped.extend(result.skipped)
+                report.notes.extend(result.notes)
+                done_ids = meta.doc_ids_of_file(str(f)) if resume else set()
+                clash = meta.existing_doc_files(d.doc_id for d in result.documents)
+                for doc in result.documents:
+                    if doc.doc_id in done_ids:
+                        continue
+                    other = clash.get(doc.doc_id) or inflight_docs.get(doc.doc_id)
+                    if other is not None and other != str(f):
+                        report.skipped.append(
+                            Skipped(
+                                str(f), f"document id '{doc.doc_id}' already indexed from {other}"
+                            )
+                        )
+                        continue
+                    doc.attrs = document_attributes(doc.text, doc.meta)
+                    doc.language = doc.attrs.get("language", "")
+                    passages = chunk_document(
+                        doc.doc_id,
+                        doc.text,
+                        max_words=options.max_words,
+                        overlap_words=options.overlap_words,
+                        pages=result.pages.get(doc.doc_id),
+                    )
+                    if not passages:
+                        report.skipped.append(Skipped(doc.path or str(f), "no text to index"))
+                        continue
+                    pending.append((str(f), doc, passages))
+                    pending_passages += len(passages)
+                    if pending_passages >= batch_passages:
+                        flush()
+                flush()  # a file is complete only once all its documents are committed
+                inflight.append(("file", str(f), sha, size, mtime))
+                drain(queue.depth)
+            drain(0)
+        finally:
+            queue.close()
 
         backfilled = _backfill_attributes(meta)
         if backfilled:
@@ -371,6 +415,58 @@ def _build(
         meta.close()
     report.seconds = time.perf_counter() - t0
     return report
+
+
+RAY_BATCH = 256  # passages a Ray task embeds (a commit each)
+
+
+class _LocalQueue:
+    """Embeds a batch when it is submitted: the build's own process, no batch in flight."""
+
+    depth = 0
+
+    def __init__(self, embedder: Embedder, report: BuildReport) -> None:
+        self.embedder = embedder
+        self.report = report
+
+    def submit(self, texts: list[str]) -> np.ndarray:
+        t = time.perf_counter()
+        vecs = self.embedder.encode(texts)
+        self.report.embed_seconds += time.perf_counter() - t
+        return vecs
+
+    def result(self, ticket: np.ndarray) -> np.ndarray:
+        return ticket
+
+    def close(self) -> None:
+        pass
+
+
+class _AsyncQueue:
+    """An embedder with ``submit``/``result`` (Ray actors): ``depth`` batches in flight."""
+
+    def __init__(self, embedder: Any, report: BuildReport) -> None:
+        self.embedder = embedder
+        self.report = report
+        self.depth = int(embedder.depth)
+
+    def submit(self, texts: list[str]) -> Any:
+        return self.embedder.submit(texts)
+
+    def result(self, ticket: Any) -> np.ndarray:
+        t = time.perf_counter()
+        vecs = np.asarray(self.embedder.result(ticket), dtype=np.float32)
+        self.report.embed_seconds += time.perf_counter() - t  # time waiting for the workers
+        return vecs
+
+    def close(self) -> None:
+        self.embedder.cancel_pending()
+
+
+def _embed_queue(embedder: Any, report: BuildReport) -> _LocalQueue | _AsyncQueue:
+    if hasattr(embedder, "submit") and hasattr(embedder, "result"):
+        return _AsyncQueue(embedder, report)
+    return _LocalQueue(embedder, report)
 
 
 def _backfill_attributes(meta: MetaStore) -> int:
@@ -400,6 +496,11 @@ def _finalize(
         ef_search=options.ef_search,
         nprobe=options.nprobe,
         approximate=options.approximate,
+        pq_threshold=options.pq_threshold,
+        dim=meta.dim,
+        pq_m=options.pq_m,
+        opq=options.opq,
+        rescore=options.rescore,
     )
     vectors = meta.vectors_memmap()
     # rows are appended in passage-id order, so this is usually a plain slice

@@ -269,8 +269,13 @@ class MetaStore:
         cur = self.db.execute(
             "SELECT passage_id, vec_row, doc_row FROM passages ORDER BY passage_id"
         )
-        arr = np.array(cur.fetchall(), dtype=np.int64).reshape(-1, 3)
-        return arr[:, 0], arr[:, 1], arr[:, 2]
+        # read in blocks into numpy: at 10M passages a single fetchall() would hold
+        # ~1 GB of Python tuples at once
+        parts: list[np.ndarray] = []
+        while rows := cur.fetchmany(200_000):
+            parts.append(np.array(rows, dtype=np.int64).reshape(-1, 3))
+        arr = np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.int64)
+        return arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy()
 
     def iter_passage_texts(self, batch: int = 50_000) -> Iterable[tuple[list[int], list[str]]]:
         last = -1

@@ -77,15 +77,25 @@ class Index:
         self.faiss = faiss_index
         self.bm25 = bm25
         self.manifest = manifest
+        spec = manifest.get("faiss") or {}
+        compressed = spec.get("kind") == "ivfpq"
         pids, _vec_rows, doc_rows = meta.live_rows()
         size = int(pids.max()) + 1 if len(pids) else 0
+        # a compressed (large) index keeps these two arrays at 4 bytes a passage
+        small = compressed and size < 2**31 and (len(_vec_rows) == 0 or _vec_rows.max() < 2**31)
+        rows_dtype: type[np.signedinteger[Any]] = np.int32 if small else np.int64
         # passage id -> document row (-1 for ids that no longer exist)
-        self.doc_rows = np.full(size, -1, dtype=np.int64)
+        self.doc_rows: np.ndarray = np.full(size, -1, dtype=rows_dtype)
         self.doc_rows[pids] = doc_rows
-        self._vec_rows = np.full(size, -1, dtype=np.int64)
+        self._vec_rows: np.ndarray = np.full(size, -1, dtype=rows_dtype)
         self._vec_rows[pids] = _vec_rows
+        del pids, _vec_rows, doc_rows
         self._vectors = meta.vectors_memmap()
         self._lock = threading.Lock()
+        # a compressed index scores approximately: its candidates are re-scored exactly
+        params = spec.get("params", {})
+        self._rescore = int(params.get("rescore", 256)) if compressed else 0
+        self._rescore_factor = int(params.get("rescore_factor", 4))
 
     # ------------------------------------------------------------------ open
     @classmethod
@@ -125,7 +135,10 @@ class Index:
             from assistant.index.vectors import load_index
 
             faiss_index = load_index(folder / "faiss.index", manifest.get("faiss"))
-            bm25 = BM25Index.load(folder / "bm25")
+            # beside a compressed index BM25 stays on disk too (its matrix is ~1 KB a
+            # passage of 200 words): only the FAISS codes and id arrays are in memory
+            compressed = (manifest.get("faiss") or {}).get("kind") == "ivfpq"
+            bm25 = BM25Index.load(folder / "bm25", mmap=compressed)
         except (OSError, ValueError, RuntimeError, KeyError) as exc:
             meta.close()
             raise IndexCorruptError(
@@ -166,8 +179,34 @@ class Index:
         k = max(1, min(k, max(self.n_passages, 1)))
         if self.n_passages == 0:
             return np.zeros((len(q), k), np.float32), np.full((len(q), k), -1, np.int64)
+        if self._rescore:
+            return self._search_rescored(q, k)
         scores, ids = self.faiss.search(q, k)
         return scores, ids
+
+    def _search_rescored(self, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Approximate candidates (IVF-PQ), exact inner products from ``vectors.f32``.
+
+        FAISS returns ``max(rescore, rescore_factor·k)`` candidates per query
+        by their compressed scores; each is re-scored with its stored float vector (one
+        sorted read of the memory-mapped file for all queries' candidates) and
+        the best ``k`` by exact score are returned, ties by passage id.
+        """
+        fetch = min(max(k, self._rescore, self._rescore_factor * k), self.n_passages)
+        _approx, cand = self.faiss.search(q, fetch)
+        ok = cand >= 0
+        uniq, inverse = np.unique(cand[ok], return_inverse=True)
+        rows = self._vec_rows[uniq]  # ascending passage ids: rows in file order
+        exact = q @ np.asarray(self._vectors[rows], dtype=np.float32).T  # (m, u)
+        full = np.full(cand.shape, -np.inf, dtype=np.float32)
+        full[ok] = exact[np.nonzero(ok)[0], inverse]
+        ids_sorted = np.where(ok, cand, np.iinfo(np.int64).max)
+        order = np.lexsort((ids_sorted, -full), axis=1)[:, :k]
+        scores = np.take_along_axis(full, order, 1)
+        ids = np.take_along_axis(cand, order, 1)
+        missing = ~np.isfinite(scores)
+        scores[missing], ids[missing] = 0.0, -1
+        return scores.astype(np.float32), ids
 
     def search_bm25(self, queries: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:  # bm25s keeps per-call state on the retriever
@@ -183,7 +222,7 @@ class Index:
 
     def doc_index(self, passage_ids: np.ndarray) -> np.ndarray:
         """Document row of each passage id (for grouping passages into documents)."""
-        return self.doc_rows[np.asarray(passage_ids, dtype=np.int64)]
+        return self.doc_rows[np.asarray(passage_ids, dtype=np.int64)].astype(np.int64, copy=False)
 
     # ------------------------------------------------------------------ records
     def passages(self, passage_ids: Sequence[int]) -> dict[int, Passage]:
