@@ -4,11 +4,14 @@ The driver (the ``sphere`` process) still reads, chunks and commits, exactly
 as a local build does (:mod:`assistant.index.build`); only the embedding
 moves. Each Ray actor holds one embedder (the same model, loaded on its node),
 reserves one CPU and runs torch on one thread, and encodes whole batches of
-passage texts (so W actors on a node use W cores, not W × all of them). The
-driver keeps up to ``depth`` batches in flight (two per actor, so a worker
-never waits for the driver), and commits their vectors in the order the
-batches were read, through the same crash-safe writer: vectors appended and
-fsynced, then one SQLite transaction per batch. So:
+passage texts (so W actors on a node use W cores, not W × all of them). A
+batch the driver reads is sorted by length and cut into tasks (little
+padding, as in one local ``encode`` call), sent longest first to the actor
+with the least text still to embed; the driver keeps batches in flight (at
+least one queued behind the one it commits, so a worker never waits for the
+driver), and commits their vectors in the order the batches were read,
+through the same crash-safe writer: vectors appended and fsynced, then one
+SQLite transaction per batch. So:
 
 * the index is the one a local build writes (same passage ids, same rows;
   vectors equal up to float rounding of the encoder's thread count);
@@ -206,9 +209,8 @@ class RayEmbedder:
         self.actors = [
             actor_cls.remote(e.model, e.device, e.batch_size, e.max_seq_length, 1) for _ in range(n)
         ]
-        self.depth = 2 * n
-        self._load = [0] * n
-        self._pending: dict[Any, int] = {}
+        self._load = [0] * n  # characters each actor has still to embed
+        self._pending: dict[Any, tuple[int, int]] = {}  # ref -> (actor, characters)
 
     @property
     def workers(self) -> int:
@@ -218,18 +220,27 @@ class RayEmbedder:
         """Process id of each actor (waits until every actor is up)."""
         return [int(p) for p in self._ray.get([a.pid.remote() for a in self.actors])]
 
+    def _settle(self, ref: Any) -> None:
+        i, cost = self._pending.pop(ref, (-1, 0))
+        if i >= 0:
+            self._load[i] -= cost
+
     def submit(self, texts: Sequence[str]) -> Any:
-        """Send a batch to the least busy actor; returns the ticket for :meth:`result`."""
+        """Send a batch to the actor with the least text still to embed (batches that
+        have finished count as done, fetched or not); returns the ticket for :meth:`result`."""
+        if self._pending:
+            done, _ = self._ray.wait(list(self._pending), num_returns=len(self._pending), timeout=0)
+            for ref in done:
+                self._settle(ref)
         i = min(range(len(self.actors)), key=lambda j: self._load[j])
         ref = self.actors[i].encode.remote(list(texts))
-        self._load[i] += 1
-        self._pending[ref] = i
+        cost = sum(len(t) for t in texts) + 1
+        self._load[i] += cost
+        self._pending[ref] = (i, cost)
         return ref
 
     def result(self, ticket: Any) -> np.ndarray:
-        i = self._pending.pop(ticket, None)
-        if i is not None:
-            self._load[i] -= 1
+        self._settle(ticket)
         try:
             return np.asarray(self._ray.get(ticket), dtype=np.float32)
         except self._ray.exceptions.RayError as exc:
