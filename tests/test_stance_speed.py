@@ -127,3 +127,33 @@ def test_length_batches_cover_in_order_and_are_optimal() -> None:
             if all(0 < e - s <= max_size for s, e in zip((0, *cuts), (*cuts, n), strict=True))
         )
         assert _padded(lengths, runs, overhead) == best
+
+
+def test_the_model_uses_every_core_after_faiss_took_torch_to_one_thread() -> None:
+    """torch and FAISS share one OpenMP runtime: an opened index sets FAISS, and so
+    torch, to one thread; the stance model still judges batches on every core."""
+    import faiss
+
+    from assistant.stance.model import MAX_WORKERS, StanceModel, usable_cpus
+
+    if usable_cpus() < 2:
+        pytest.skip("one core: there is nothing to spread over")
+    before = torch.get_num_threads()
+    faiss.omp_set_num_threads(1)  # what Index does for its queries
+    try:
+        assert torch.get_num_threads() == 1
+        shared = shared_model()
+        fresh = StanceModel(shared.net, shared.tokenizer, shared.card, shared.path)
+        workers = fresh._batch_workers()
+        assert workers is not None and workers.n == min(usable_cpus(), MAX_WORKERS)
+        claims, texts = _pairs(whole=False)
+        fast = fresh.claim_probs(claims, texts)
+        one = np.exp(
+            predict_each(
+                shared.net, shared.tokenizer, claims, texts, max_len=SENTENCE_MAX_LEN
+            ).numpy()
+        )
+        assert np.abs(fast - one).max() < TOLERANCE
+        workers.close()
+    finally:
+        torch.set_num_threads(before)
