@@ -126,6 +126,9 @@ class LazyEmbedder:
     ) -> np.ndarray:
         return self.load().encode(texts, batch_size=batch_size, progress=progress)
 
+    def encode_groups(self, groups: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        return self.load().encode_groups(groups)
+
 
 class SentenceTransformerEmbedder:
     """A sentence-transformers model, loaded from a local folder only."""
@@ -153,6 +156,7 @@ class SentenceTransformerEmbedder:
         self.dim: int = int(get_dim())
         self.batch_size = batch_size
         self._lock = threading.Lock()
+        self._workers: Any = None  # assistant.workers.Workers, started on first use
 
     @property
     def model(self) -> Any:
@@ -190,6 +194,41 @@ class SentenceTransformerEmbedder:
                 if progress:
                     progress(len(idx))
         return out
+
+    def encode_groups(self, groups: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """Unit vectors of each group of texts, each group embedded as one batch.
+
+        A group's vectors depend on that group alone (its padding and sums), never
+        on the others. Groups of at most ``batch_size`` texts are tokenized here,
+        under the lock (a fast tokenizer is not safe across threads), and their
+        forward passes run on one worker thread per core, torch on one thread
+        each (:class:`~assistant.workers.Workers`): in the app FAISS has set torch
+        to one thread, so a summary's per-document batches used one core. A larger
+        group, or a one-core machine, goes through :meth:`encode`.
+        """
+        from assistant.workers import Workers, worker_count
+
+        out: list[np.ndarray | None] = [None] * len(groups)
+        small = [i for i, g in enumerate(groups) if 0 < len(g) <= self.batch_size]
+        if small and worker_count():  # even one group: its vectors never depend on the others
+            model = self._model
+            prep = getattr(model, "preprocess", None) or model.tokenize
+            with self._lock:
+                if self._workers is None:
+                    self._workers = Workers(worker_count())
+                feats = [prep(list(groups[i])) for i in small]
+
+            def forward(features: dict[str, Any]) -> Any:
+                import torch
+
+                with torch.inference_mode():
+                    emb = model(features)["sentence_embedding"]
+                    return torch.nn.functional.normalize(emb, p=2, dim=1)
+
+            model.eval()
+            for i, vecs in zip(small, self._workers.map(forward, feats), strict=True):
+                out[i] = vecs.numpy().astype(np.float32, copy=False)
+        return [v if v is not None else self.encode(g) for v, g in zip(out, groups, strict=True)]
 
 
 def embedder_from_settings(settings: Any) -> SentenceTransformerEmbedder:

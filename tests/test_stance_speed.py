@@ -134,7 +134,8 @@ def test_the_model_uses_every_core_after_faiss_took_torch_to_one_thread() -> Non
     torch, to one thread; the stance model still judges batches on every core."""
     import faiss
 
-    from assistant.stance.model import MAX_WORKERS, StanceModel, usable_cpus
+    from assistant.stance.model import StanceModel
+    from assistant.workers import MAX_WORKERS, usable_cpus
 
     if usable_cpus() < 2:
         pytest.skip("one core: there is nothing to spread over")

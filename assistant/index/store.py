@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,10 +60,21 @@ def _single_thread_search() -> None:
     A question sends a handful of query vectors; FAISS's OpenMP threads then
     cost far more than they save, and on a loaded two-core machine they spin
     (measured: 27 ms vs 0.4 ms for 2k passages). Builds set their own count.
+
+    torch shares FAISS's OpenMP runtime, so its OpenMP thread count drops to
+    one as well; torch's own count (which also sets MKL's, process-wide) is set
+    to match. Otherwise MKL kept whatever count torch last set, which depended
+    on whether a worker pool (:mod:`assistant.workers`) had started before
+    or after the index was opened, and vectors embedded in this thread moved
+    in their last bits with it (issue 17). Batches that should use every core
+    run on :class:`~assistant.workers.Workers`.
     """
     import faiss
 
     faiss.omp_set_num_threads(1)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
 
 
 class Index:

@@ -19,7 +19,6 @@ for bit.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import OrderedDict
@@ -59,17 +58,6 @@ class SideJudgement:
 
     def to_dict(self) -> dict[str, Any]:
         return {"side": SIDE_LABELS[self.side], "p": [round(x, 4) for x in self.p]}
-
-
-MAX_WORKERS = 8  # threads judging batches: beyond this, batches get too small to pay
-
-
-def usable_cpus() -> int:
-    """Cores this process may run on (its affinity mask where the OS has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # macOS, Windows
-        return max(1, os.cpu_count() or 1)
 
 
 class StanceModel:
@@ -161,7 +149,7 @@ class StanceModel:
         return out
 
     def _batch_workers(self) -> Any:
-        """One thread per usable core (at most :data:`MAX_WORKERS`), each running whole
+        """One thread per usable core (at most eight), each running whole
         batches on one torch thread (:class:`~assistant.stance.net.Workers`).
 
         The count comes from the cores this process may run on, not from
@@ -170,11 +158,11 @@ class StanceModel:
         the stance model on one core in the app (1.48 s for 170 demo pairs on
         2 cores; 0.8 s with two workers).
         """
-        from assistant.stance.net import Workers
+        from assistant.workers import Workers, worker_count
 
         with self._lock:
-            if self._workers is None and usable_cpus() > 1:
-                self._workers = Workers(min(usable_cpus(), MAX_WORKERS))
+            if self._workers is None and worker_count():
+                self._workers = Workers(worker_count())
             return self._workers
 
     def clear_cache(self) -> None:

@@ -14,15 +14,15 @@ and is loaded on top of the bundled base.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 from torch import nn
+
+from assistant.workers import Workers
 
 N_LABELS = 3
 
@@ -123,40 +123,6 @@ def length_batches(lengths: Sequence[int], max_size: int, overhead: int) -> list
         runs.append((int(cut[end]), end))
         end = int(cut[end])
     return runs[::-1]
-
-
-class Workers:
-    """``n`` threads that each run torch on one intra-op thread, for whole batches.
-
-    On a busy machine intra-op threads wait at every operator for a sibling the
-    scheduler has parked (170 demo pairs, 2 cores at load 4: 2.9 s with 2
-    intra-op threads, 1.9 s with 1, 1.5 s with 2 of these workers); a batch per
-    thread meets no such barrier, and each batch's result depends only on its
-    own inputs, never on which thread ran it.
-    """
-
-    def __init__(self, n: int) -> None:
-        self.n = max(1, n)
-        before = torch.get_num_threads()
-        ready = threading.Barrier(self.n + 1)
-
-        def one_thread() -> None:
-            torch.set_num_threads(1)
-            torch.get_num_threads()  # this thread's count is settled now
-            ready.wait()
-
-        self.pool = ThreadPoolExecutor(self.n, "stance", initializer=one_thread)
-        for _ in range(self.n):
-            self.pool.submit(lambda: None)
-        ready.wait()
-        # set_num_threads also sets the default of threads started later: restore it
-        torch.set_num_threads(before)
-
-    def map(self, fn: Callable[[Any], torch.Tensor], items: Sequence[Any]) -> list[torch.Tensor]:
-        return list(self.pool.map(fn, items))
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=False)
 
 
 def predict(

@@ -284,10 +284,18 @@ def sentence_vectors(
     filled.
     """
     cache = cache if cache is not None else {}
-    for d in docs:
-        if d.doc_id not in cache or len(cache[d.doc_id]) != len(d.sentences):
-            texts = [s.text for s in d.sentences]
-            cache[d.doc_id] = _unit(np.asarray(embedder.encode(texts), dtype=np.float32))
+    todo = {
+        d.doc_id: [s.text for s in d.sentences]
+        for d in docs
+        if d.doc_id not in cache or len(cache[d.doc_id]) != len(d.sentences)
+    }
+    groups = list(todo.values())
+    if hasattr(embedder, "encode_groups"):  # the documents' batches spread over the cores
+        vecs = embedder.encode_groups(groups)
+    else:
+        vecs = [embedder.encode(g) for g in groups]
+    for doc_id, v in zip(todo, vecs, strict=True):
+        cache[doc_id] = _unit(np.asarray(v, dtype=np.float32))
     return {d.doc_id: cache[d.doc_id] for d in docs}
 
 
