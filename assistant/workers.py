@@ -6,13 +6,16 @@ per-document batches (:meth:`assistant.embed.SentenceTransformerEmbedder.encode_
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
 MAX_WORKERS = 8  # threads running batches: beyond this, batches get too small to pay
 
@@ -27,6 +30,30 @@ def usable_cpus() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # macOS, Windows
         return max(1, os.cpu_count() or 1)
+
+
+@contextlib.contextmanager
+def torch_threads(n: int) -> Iterator[None]:
+    """torch on ``n`` threads in this thread for the block (if torch is loaded), then back.
+
+    For work that should use every core in the calling thread, such as a local
+    index build's ``encode`` calls: a process that opened an index first has
+    torch on one thread (:func:`assistant.index.store._single_thread_search`),
+    and threads it starts later inherit that.
+    """
+    torch_mod = sys.modules.get("torch")
+    if torch_mod is None:
+        yield
+        return
+    before = torch_mod.get_num_threads()
+    if before == n:
+        yield
+        return
+    torch_mod.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch_mod.set_num_threads(before)
 
 
 def worker_count() -> int:
@@ -46,6 +73,8 @@ class Workers:
     """
 
     def __init__(self, n: int) -> None:
+        import torch
+
         self.n = max(1, n)
         before = torch.get_num_threads()
         ready = threading.Barrier(self.n + 1)

@@ -426,8 +426,12 @@ class _LocalQueue:
         self.report = report
 
     def submit(self, texts: list[str]) -> np.ndarray:
+        from assistant.workers import torch_threads, usable_cpus
+
         t = time.perf_counter()
-        vecs = self.embedder.encode(texts)
+        # every core, even in a process (or a thread of one) that opened an index first
+        with torch_threads(usable_cpus()):
+            vecs = self.embedder.encode(texts)
         self.report.embed_seconds += time.perf_counter() - t
         return vecs
 
