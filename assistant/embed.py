@@ -156,7 +156,6 @@ class SentenceTransformerEmbedder:
         self.dim: int = int(get_dim())
         self.batch_size = batch_size
         self._lock = threading.Lock()
-        self._workers: Any = None  # assistant.workers.Workers, started on first use
 
     @property
     def model(self) -> Any:
@@ -206,16 +205,15 @@ class SentenceTransformerEmbedder:
         to one thread, so a summary's per-document batches used one core. A larger
         group, or a one-core machine, goes through :meth:`encode`.
         """
-        from assistant.workers import Workers, worker_count
+        from assistant.workers import shared_workers
 
         out: list[np.ndarray | None] = [None] * len(groups)
         small = [i for i, g in enumerate(groups) if 0 < len(g) <= self.batch_size]
-        if small and worker_count():  # even one group: its vectors never depend on the others
+        workers = shared_workers() if small else None
+        if workers is not None:  # even one group: its vectors never depend on the others
             model = self._model
             prep = getattr(model, "preprocess", None) or model.tokenize
             with self._lock:
-                if self._workers is None:
-                    self._workers = Workers(worker_count())
                 feats = [prep(list(groups[i])) for i in small]
 
             def forward(features: dict[str, Any]) -> Any:
@@ -226,7 +224,7 @@ class SentenceTransformerEmbedder:
                     return torch.nn.functional.normalize(emb, p=2, dim=1)
 
             model.eval()
-            for i, vecs in zip(small, self._workers.map(forward, feats), strict=True):
+            for i, vecs in zip(small, workers.map(forward, feats), strict=True):
                 out[i] = vecs.numpy().astype(np.float32, copy=False)
         return [v if v is not None else self.encode(g) for v, g in zip(out, groups, strict=True)]
 

@@ -62,6 +62,27 @@ def worker_count() -> int:
     return n if n > 1 else 0
 
 
+_shared: Workers | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_workers() -> Workers | None:
+    """The process's pool, started on first use (``None`` on one core: run in the caller).
+
+    One pool serves every user (the stance model, the embedder's per-document
+    batches); its threads take whole batches from a queue, so callers in several
+    threads share it safely. A closed pool is replaced by a new one.
+    """
+    global _shared
+    n = worker_count()
+    if not n:
+        return None
+    with _shared_lock:
+        if _shared is None or _shared.closed:
+            _shared = Workers(n)
+        return _shared
+
+
 class Workers:
     """``n`` threads that each run torch on one intra-op thread, for whole batches.
 
@@ -76,6 +97,7 @@ class Workers:
         import torch
 
         self.n = max(1, n)
+        self.closed = False
         before = torch.get_num_threads()
         ready = threading.Barrier(self.n + 1)
 
@@ -84,7 +106,7 @@ class Workers:
             torch.get_num_threads()  # this thread's count is settled now
             ready.wait()
 
-        self.pool = ThreadPoolExecutor(self.n, "stance", initializer=one_thread)
+        self.pool = ThreadPoolExecutor(self.n, "torch-worker", initializer=one_thread)
         for _ in range(self.n):
             self.pool.submit(lambda: None)
         ready.wait()
@@ -95,4 +117,5 @@ class Workers:
         return list(self.pool.map(fn, items))
 
     def close(self) -> None:
+        self.closed = True
         self.pool.shutdown(wait=False)

@@ -73,7 +73,6 @@ class StanceModel:
         self._cache: OrderedDict[tuple[str, str, int], np.ndarray] = OrderedDict()
         self._cache_size = 20000
         self._lock = threading.Lock()
-        self._workers: Any = None  # assistant.stance.net.Workers, started on first use
         # seconds spent in the network and texts judged (cache misses), for benchmarks
         self.seconds = 0.0
         self.judged = 0
@@ -150,7 +149,7 @@ class StanceModel:
 
     def _batch_workers(self) -> Any:
         """One thread per usable core (at most eight), each running whole
-        batches on one torch thread (:class:`~assistant.stance.net.Workers`).
+        batches on one torch thread (:func:`~assistant.workers.shared_workers`).
 
         The count comes from the cores this process may run on, not from
         ``torch.get_num_threads()``: torch and FAISS share one OpenMP runtime, and
@@ -158,12 +157,9 @@ class StanceModel:
         the stance model on one core in the app (1.48 s for 170 demo pairs on
         2 cores; 0.8 s with two workers).
         """
-        from assistant.workers import Workers, worker_count
+        from assistant.workers import shared_workers
 
-        with self._lock:
-            if self._workers is None and worker_count():
-                self._workers = Workers(worker_count())
-            return self._workers
+        return shared_workers()
 
     def clear_cache(self) -> None:
         with self._lock:
