@@ -56,6 +56,11 @@ def train_group() -> None:
     help="continue a trained artifact (.safetensors) for --epochs more epochs",
 )
 @click.option("--lr", type=click.FloatRange(min=0, min_open=True), help="encoder learning rate")
+@click.option(
+    "--negation-rate",
+    type=click.FloatRange(0, 1),
+    help="share of sided items whose clause is negated and label flipped (default 0)",
+)
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 @pass_ctx
@@ -72,6 +77,7 @@ def train_stance_command(
     checkpoint_seconds: float,
     init: Path | None,
     lr: float | None,
+    negation_rate: float | None,
     no_progress: bool,
     as_json: bool,
 ) -> None:
@@ -102,6 +108,8 @@ def train_stance_command(
         cfg = replace(cfg, seed=seed)
     if lr is not None:
         cfg = replace(cfg, lr=lr)
+    if negation_rate is not None:
+        cfg = replace(cfg, negation_rate=negation_rate)
     if init is not None:
         from assistant.stance.artifact import read_card
         from assistant.stance.data import file_sha256

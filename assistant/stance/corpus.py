@@ -21,6 +21,9 @@ self-expression."), so the model learns to place a text beside the one of two
 opposing *viewpoints* it agrees with — two claims that are not each other's
 negation, as an answer's claims often are. A share ``offtopic_rate`` of items
 pairs a text with another topic of its source and is labelled "neither".
+A share ``negation_rate`` of sided items has its one clause negated (or its
+one negation removed, :func:`~assistant.stance.data.negate`) and its label
+flipped, so the model must read the negation rather than the topic words.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from assistant.stance.data import (
     file_sha256,
     flip,
     frame,
+    negate,
     read_perspectrum,
     read_stance_jsonl,
 )
@@ -160,6 +164,7 @@ def make_items(
     abstract_rate: float = 0.0,
     offtopic_rate: float = 0.0,
     viewpoint_rate: float = 0.0,
+    negation_rate: float = 0.0,
 ) -> list[Item]:
     """One :class:`Item` per row, in order (see the module docstring)."""
     topics: dict[str, list[str]] = defaultdict(list)
@@ -185,7 +190,12 @@ def make_items(
             a, b = rng.choice(ABSTRACT_PAIRS)
         else:
             a, b = claim_pair(topic)
-        out.append(Item(topic, a, b, r.text, label, r.source))
+        text = r.text
+        if negation_rate and label != NONE and rng.random() < negation_rate:
+            negated = negate(text)
+            if negated is not None:
+                text, label = negated, flip(label)
+        out.append(Item(topic, a, b, text, label, r.source))
     return out
 
 

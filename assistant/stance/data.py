@@ -216,3 +216,46 @@ def frame(question: str, claim: str) -> str:
 def select(rows: Iterable[Row], splits: Iterable[str]) -> Iterator[Row]:
     wanted = set(splits)
     return (r for r in rows if r.split in wanted)
+
+
+# Negation augmentation (``TrainConfig.negation_rate``). Only a sentence with exactly one
+# finite copula or modal is rewritten, so the negation lands on the clause that carries
+# the argument: "Uniforms should be mandatory." <-> "Uniforms should not be mandatory.".
+# Main-verb "has"/"does" and sentences with several clauses are left alone (no parser).
+_NEG_AUX = "is are was were can could should would will must may might"
+_AUX_RE = re.compile(rf"\b({'|'.join(_NEG_AUX.split())})\b", re.IGNORECASE)
+_NEGATED_RE = re.compile(
+    r"\b(?:(is|are|was|were|can|could|should|would|will|must|may|might|does|do|did|has|have)"
+    r"\s+not|(is|are|was|were|could|should|would|does|do|did|has|have)n't|(can)not|(can)'t"
+    r"|(wo)n't)\b",
+    re.IGNORECASE,
+)
+_NEG_ANY = re.compile(r"\b(not|no|never|nor|cannot|none|nothing|neither)\b|n't\b", re.IGNORECASE)
+
+
+def negate(text: str, max_words: int = 25) -> str | None:
+    """``text`` with its one clause negated (or its one negation removed), or None.
+
+    The flipped text argues the opposite of ``text`` about the same topic, so its
+    label is :func:`flip` of the original's. Returns None when the sentence is long,
+    a question, holds more than one sentence, or has no single place for the
+    negation that a regular expression can find reliably.
+    """
+    t = " ".join(text.split())
+    if not t or len(t.split()) > max_words or "?" in t or re.search(r"[.!;]\s+\S", t):
+        return None
+    negs = list(_NEG_ANY.finditer(t))
+    if negs:
+        done = list(_NEGATED_RE.finditer(t))
+        if len(negs) != 1 or len(done) != 1:
+            return None
+        m = done[0]
+        aux = next(g for g in m.groups() if g)
+        if aux.lower() == "wo":
+            aux = aux[0] + "ill" if aux[0].isupper() else "will"
+        return t[: m.start()] + aux + t[m.end() :]
+    auxes = list(_AUX_RE.finditer(t))
+    if len(auxes) != 1:
+        return None
+    m = auxes[0]
+    return t[: m.end()] + " not" + t[m.end() :]

@@ -47,6 +47,7 @@ from assistant.stance.side import (
     side_logits,
     softmax,
 )
+from assistant.workers import usable_cpus
 
 DEFAULT_CAPS = {
     "ibm_argq30k": 12000,
@@ -74,6 +75,7 @@ class TrainConfig:
     abstract_rate: float = 0.15
     offtopic_rate: float = 0.05
     viewpoint_rate: float = 0.3
+    negation_rate: float = 0.0  # measured and not adopted (docs/STANCE_MODEL.md)
     dev_per_source: int = 600
     precision: str = "bf16"  # bf16 autocast where the CPU has it natively, else fp32
     # continue a trained model (``sphere train stance --init``): the sha256 of the artifact
@@ -83,7 +85,10 @@ class TrainConfig:
     epoch_offset: int = 0
 
     def run_id(self, hashes: dict[str, str]) -> str:
-        blob = json.dumps({"config": asdict(self), "data": hashes}, sort_keys=True)
+        config = asdict(self)
+        if not config["negation_rate"]:  # added later: runs without it keep their ids
+            del config["negation_rate"]
+        blob = json.dumps({"config": config, "data": hashes}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -204,6 +209,7 @@ def _epoch_batches(corpus: Corpus, cfg: TrainConfig, epoch: int) -> list[list[It
         abstract_rate=cfg.abstract_rate,
         offtopic_rate=cfg.offtopic_rate,
         viewpoint_rate=cfg.viewpoint_rate,
+        negation_rate=cfg.negation_rate,
     )
     return _batches(items, cfg.batch, rng)
 
@@ -297,7 +303,7 @@ def train(
 
     from assistant.stance.net import encode, load_base
 
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    torch.set_num_threads(usable_cpus())
     run_id = cfg.run_id(corpus.hashes)
     state_dir = state_dir / run_id
     state_dir.mkdir(parents=True, exist_ok=True)
@@ -391,7 +397,7 @@ def train(
     )
     last_save = time.time()
     running = None
-    tuner = ThreadTuner(os.cpu_count() or 1)
+    tuner = ThreadTuner(usable_cpus())
     while step < total and (max_steps is None or step < max_steps):
         epoch, pos = divmod(step, steps_per_epoch)
         batches = _epoch_batches(corpus, cfg, epoch + cfg.epoch_offset)
