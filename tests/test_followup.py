@@ -129,11 +129,20 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
     res = CliRunner().invoke(
         eval_group, ["conversation", "--data", str(p), "--data", str(p)], obj=Context(None)
     )
-    assert res.exit_code == 0 and res.output.count("resolved plan 100.0 %") == 2
+    # two methods (rules alone, and with the embedder's facet judgment) for each set
+    assert res.exit_code == 0 and res.output.count("resolved plan 100.0 %") == 4
+    assert res.output.count("sphere: ") == 2
 
 
 @pytest.mark.parametrize(
-    "name", ["conversation_dev.jsonl", "conversation_dev2.jsonl", "conversation_test.jsonl"]
+    "name",
+    [
+        "conversation_dev.jsonl",
+        "conversation_dev2.jsonl",
+        "conversation_dev3.jsonl",
+        "conversation_test.jsonl",
+        "conversation_test2.jsonl",
+    ],
 )
 def test_the_shipped_dialogue_sets_load(name: str) -> None:
     dialogues = load_dialogues(Path(__file__).parent / "data" / name)

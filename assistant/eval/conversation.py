@@ -84,11 +84,12 @@ def score_turn(expect: dict[str, Any], got: FollowUp) -> bool:
     )
 
 
-def run_conversation(data: str | Path, *, limit: int | None = None) -> dict[str, Any]:
+def _score(
+    dialogues: list[dict[str, Any]], judge: Any | None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     from assistant.understand import parse_rules
     from assistant.understand.followup import resolve
 
-    dialogues = load_dialogues(data)[:limit]
     turns = correct = new_gold = new_missed = follow_gold = follow_missed = 0
     per_edit: dict[str, list[int]] = {}
     misses: list[dict[str, Any]] = []
@@ -97,7 +98,7 @@ def run_conversation(data: str | Path, *, limit: int | None = None) -> dict[str,
         for t in d["turns"][1:]:
             e = t["expect"]
             try:
-                got = resolve(t["text"], plan)
+                got = resolve(t["text"], plan, judge)
             except InputError:
                 got = FollowUp(False, "new_topic", rule="bad input")
             ok = score_turn(e, got)
@@ -130,20 +131,34 @@ def run_conversation(data: str | Path, *, limit: int | None = None) -> dict[str,
         return round(100.0 * a / b, 2) if b else None
 
     return {
+        "turns": turns,
+        "resolved_plan_acc": pct(correct, turns),
+        "new_topic_as_followup": pct(new_missed, new_gold),
+        "followup_as_new_topic": pct(follow_missed, follow_gold),
+        "per_edit": {k: {"acc": pct(v[0], v[1]), "n": v[1]} for k, v in sorted(per_edit.items())},
+    }, misses
+
+
+def run_conversation(
+    data: str | Path, *, limit: int | None = None, embedder: Any | None = None
+) -> dict[str, Any]:
+    """Methods: ``rules`` (the lexicons alone) and ``sphere`` (the rules with the
+    embedder's facet judgment, :mod:`assistant.understand.facet_judge`, as the app and
+    ``sphere ask --session`` resolve follow-ups). ``misses`` are ``sphere``'s."""
+    from assistant.understand.facet_judge import FacetJudge
+
+    dialogues = load_dialogues(data)[:limit]
+    if embedder is None:
+        from assistant.embed import LazyEmbedder
+
+        embedder = LazyEmbedder()
+    rules, _ = _score(dialogues, None)
+    sphere, misses = _score(dialogues, FacetJudge(embedder))
+    return {
         "benchmark": "conversation",
         "data": str(data),
         "dialogues": len(dialogues),
-        "methods": {
-            "rules": {
-                "turns": turns,
-                "resolved_plan_acc": pct(correct, turns),
-                "new_topic_as_followup": pct(new_missed, new_gold),
-                "followup_as_new_topic": pct(follow_missed, follow_gold),
-                "per_edit": {
-                    k: {"acc": pct(v[0], v[1]), "n": v[1]} for k, v in sorted(per_edit.items())
-                },
-            }
-        },
+        "methods": {"rules": rules, "sphere": sphere},
         "misses": misses,
     }
 
@@ -167,21 +182,25 @@ def conversation_command(
 
     With one --data the report is that set's; with several, one report per set
     (JSON: {"benchmark": "conversation", "sets": [...]})."""
-    reports = [run_conversation(d, limit=limit) for d in data]
+    from assistant.embed import LazyEmbedder
+
+    embedder = LazyEmbedder()  # one model for every set
+    reports = [run_conversation(d, limit=limit, embedder=embedder) for d in data]
     if as_json:
         out = reports[0] if len(reports) == 1 else {"benchmark": "conversation", "sets": reports}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
     for report in reports:
-        r = report["methods"]["rules"]
         if len(reports) > 1:
             click.echo(f"{report['data']}:")
-        click.echo(
-            f"{report['dialogues']} dialogues, {r['turns']} follow-up turns: resolved plan "
-            f"{r['resolved_plan_acc']} %, new topics read as follow-ups "
-            f"{r['new_topic_as_followup']} %, follow-ups read as new topics "
-            f"{r['followup_as_new_topic']} %"
-        )
+        for method, r in report["methods"].items():
+            click.echo(
+                f"{method}: {report['dialogues']} dialogues, {r['turns']} follow-up turns: "
+                f"resolved plan {r['resolved_plan_acc']} %, new topics read as follow-ups "
+                f"{r['new_topic_as_followup']} %, follow-ups read as new topics "
+                f"{r['followup_as_new_topic']} %"
+            )
+        r = report["methods"]["sphere"]
         for k, v in r["per_edit"].items():
             click.echo(f"  {k:<16} {v['acc']!s:>6} % of {v['n']}")
         if misses:

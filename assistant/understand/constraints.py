@@ -583,6 +583,8 @@ def _more_audiences(q: str, add: Any) -> None:
 
 def _more_lengths(q: str, add: Any) -> None:
     """ "nothing longer than 800 words", "something short to read", "a quick read"."""
+    for m in re.finditer(r"\b(?P<n>\d[\d,]*)\s*\+\s*words?\b", q, re.I):  # "2000+ words"
+        add("length", f">{m.group('n').replace(',', '')}", _trim(q, m.start(), m.end()))
     for m in re.finditer(
         r"\b(?:nothing|none|no(?:thing)? (?:article|document|piece)s?)\s+(?P<cmp>longer|shorter|"
         r"more|less|fewer|over|under)\s+(?:than\s+)?(?P<n>\d[\d,]*)\s+words?\b",
@@ -633,7 +635,9 @@ def _language_adjectives(q: str, add: Any) -> None:
         code = language_code(m.group("l"))
         word = m.group("l")
         if code is not None and (
-            word[0].isupper() or word.lower() in ("español", "français", "deutsch")
+            word[0].isupper()
+            or word.lower() in ("español", "français", "deutsch")
+            or m.group("neg")  # "non-english sources": a negated name is a language
         ):
             add("language", code, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 

@@ -59,6 +59,7 @@ own, start a new thread.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import re
 from collections.abc import Callable, Iterable
@@ -70,6 +71,7 @@ from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Si
 from assistant.understand import followup_words as fw
 from assistant.understand.constraints import find_constraints, language_code
 from assistant.understand.cues import split_words
+from assistant.understand.facet_judge import FacetJudge
 from assistant.understand.intent import find_side_cues
 from assistant.understand.perspectives import _BOTH_FACETS
 from assistant.understand.text import check_question
@@ -232,7 +234,11 @@ def _repair(text: str) -> str:
     return re.sub(r"(?<![\w'])[A-Za-z]+(?![\w'])", fix, text)
 
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+_SENTENCE = re.compile(
+    r"(?<=[.!?;])\s+(?=\S)|,\s+so\s+(?=(?:could|would|can|it would|i'?d|i would|if you|"
+    r"i'?m|i am)\b)",
+    re.I,
+)
 
 
 def _courtesy(sentence: str) -> bool:
@@ -243,8 +249,8 @@ def _courtesy(sentence: str) -> bool:
 # polite and conversational wrappers around a follow-up ("Could you …, please?")
 _WRAP_START = re.compile(
     r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|"
-    r"never mind|nvm|on (?:second thought|reflection)|in that case|actually|also|eh|hm|"
-    r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|"
+    r"never mind|nvm|nah|nope|on (?:second thought|reflection)|in that case|actually|also|eh|hm|"
+    r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|nah|"
     r"on (?:second thought|reflection)|in that case|actually)\s+)*"
     r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
     r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
@@ -252,6 +258,7 @@ _WRAP_START = re.compile(
     r"tell me|gimme|give me|por favor|bitte|s'il (?:te|vous) pla[iî]t)\s+|"
     # "I was wondering whether you might be able to …", "if at all possible, …"
     r"(?:i was wondering|i wonder|i'?d be (?:most |very |really )?grateful|"
+    r"it would (?:really |also )?help(?: (?:a lot|greatly|me|a great deal))* if you could|"
     r"i would be (?:most |very |really )?grateful|if (?:at all )?possible|"
     r"is it possible|would it be possible|if you could|if it'?s not too much trouble|"
     r"do you mind|might you|could you possibly|would you be able|are you able|be able|possibly)"
@@ -356,7 +363,8 @@ _REMOVE = re.compile(
     r"leave (?:(?:it|that|this)\s+)?out|leaving out|cut|scrap|toss|kill|throw (?:(?:it|that)\s+)?"
     r"out|discard|omit|erase|quita|quitar|elimina|eliminar|borra|borrar|saca|sacar|"
     r"entferne|entfernen|lösche|löschen|streiche|streichen|supprime[rz]?|enl[eè]ve[rz]?|"
-    r"retire[rz]?|ôte[rz]?)\b|\bno(?=\s+(?:\[|#|ref(?:erence)?\s*\d|source\s*\d))",
+    r"retire[rz]?|ôte[rz]?|tira fuori|togli|rimuovi|elimina|cancella|remova|tire|tira|"
+    r"apaga)\b|\bno(?=\s+(?:\[|#|ref(?:erence)?\s*\d|source\s*\d))",
     re.I,
 )
 _COMPARE_CUE = re.compile(
@@ -379,7 +387,8 @@ _REF_QUESTION = frozenset(
             "why cite cites cited citing listed list there doing come comes coming explain erklär "
             "erkläre explica explique say says said mean means deal story relevant "
             "relevance included reliable trustworthy under claim source ref reference number "
-            "used where put u tho"
+            "used where put u tho column columns pile section category group side against pro "
+            "con for"
         )
     )
 )
@@ -448,14 +457,15 @@ _MORE_CUE = re.compile(
     r"\b(?:more|further|additional|others|another|else|next|keep going|continue|go on|the rest|"
     r"remaining|(?:any|some)\s+other(?=\s+(?:arguments?|sources?|results?|views?|evidence|"
     r"studies|points|articles|ones)\b)|"
-    r"más|mas|otros|otras|mehr|weitere[nrs]?|weitere|plus|encore|autres)\b",
+    r"más|mas|mais|ancora|altri|altre|outros|outras|otros|otras|mehr|weitere[nrs]?|weitere|"
+    r"plus|encore|autres)\b",
     re.I,
 )
 _CON_WORDS = frozenset(
     split_words(
         "against con cons critics critical opponents negative negatives downsides sceptics "
         "skeptics sceptical skeptical anti contra contre dagegen gegen criticism criticisms "
-        "objections"
+        "objections contro"
     )
 )
 _PRO_WORDS = frozenset(
@@ -475,7 +485,8 @@ _MORE_WORDS = frozenset(
         "otros otras mehr weitere weiteren weiterer weiteres plus encore autres side sides view "
         "views camp arguments argument evidence reasons points examples results links options "
         "ones page pages couple few same similar kind mismo lado côté seite one opposing opposite "
-        "other rest remaining argumente argumentos ergebnisse noch"
+        "other rest remaining argumente argumentos argomenti ergebnisse noch mais ancora altri "
+        "altre outros outras"
     )
 )
 
@@ -502,7 +513,7 @@ def _more(q: str, previous: QueryPlan) -> FollowUp | None:
 
 _RESTRICT = re.compile(
     r"\b(?:only|just|solely|exclusively|merely|solo|sólo|solamente|únicamente|nur|"
-    r"seulement|uniquement)\b",
+    r"seulement|uniquement|soltanto|só|somente|apenas)(?!\w)",
     re.I,
 )
 _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
@@ -512,7 +523,7 @@ _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
         re.I,
     ),
     "con": re.compile(
-        r"\b(?:cons?|against|contras?|en contra|contre|dagegen|sceptical|skeptical|critical|"
+        r"\b(?:cons?|against|contras?|en contra|contre|contro|dagegen|sceptical|skeptical|critical|"
         r"negative|pessimistic|hostile)\b",
         re.I,
     ),
@@ -525,14 +536,56 @@ _SIDE_RESIDUE = frozenset(
     split_words(
         "arguments argument case evidence reasons points side sides people anyone anybody "
         "someone folks those who say says think argue believe claim make camp view views "
-        "perspective position now switch flip swap turn change instead"
+        "perspective position now switch flip swap turn change instead argumente argumentos "
+        "argomenti"
     )
 )
+
+
+# "the arguments that it's wrong" (con), "just the arguments that they are" (pro): a side
+# named by restating or denying the previous claim
+_ARGUMENTS_THAT = re.compile(
+    r"\b(?:arguments?|case|evidence|reasons?|points?|side|view)\s+(?:that|saying)\s+"
+    r"(?:it|they|this|that)\s*(?:'s|’s|'re|’re|\s+is|\s+are|\s+was|\s+were)?"
+    r"(?P<neg>\s+not|n't|n’t)?(?:\s+(?:an?\s+)?(?P<adj>[\w\-]+(?:\s+idea)?))?\s*[?.!]*$",
+    re.I,
+)
+_BAD = frozenset(
+    split_words(
+        "wrong bad harmful unfair dangerous unethical immoral useless pointless ineffective "
+        "unsafe unhealthy overrated unjust counterproductive mistake bad-idea unnecessary"
+    )
+)
+_GOOD = frozenset(
+    split_words(
+        "right good fair beneficial safe ethical useful effective worth justified necessary "
+        "helpful healthy good-idea worthwhile moral"
+    )
+)
+
+
+def _arguments_that(q: str, previous: QueryPlan) -> Side | None:
+    m = _ARGUMENTS_THAT.search(q)
+    if m is None:
+        return None
+    if _residue(q[: m.start()], also=_SIDE_RESIDUE | {"focus", "stick", "concentrate"}):
+        return None
+    adj = (m.group("adj") or "").lower().replace(" ", "-")
+    if not adj or adj in _GOOD or _stem(adj) in _topic_stems(previous):
+        side: Side = "pro"
+    elif adj in _BAD:
+        side = "con"
+    else:
+        return None
+    return _other(side) if m.group("neg") else side
 
 
 def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     if _BOTH_FACETS.search(q):
         return None  # "pros and cons": both sides
+    named = _arguments_that(q, previous)
+    if named is not None:
+        return _one_side(previous, named)
     spans: list[Span] = []
     sides: set[Side] = set()
     for c in find_side_cues(q):
@@ -631,6 +684,21 @@ _LENGTH_WORDS = {
         for w in split_words("short shorter brief briefer quick quicker concise succinct")
     },
     **{w: "long" for w in split_words("long longer lengthy detailed in-depth thorough deep-dive")},
+    # Spanish, German, French, Italian, Portuguese
+    **{
+        w: "short"
+        for w in split_words(
+            "corto cortos corta cortas breve breves kurz kurze kurzen kürzere court courts "
+            "courte courtes corti brevi curto curtos curta curtas"
+        )
+    },
+    **{
+        w: "long"
+        for w in split_words(
+            "largo largos larga largas lang lange langen längere longs longue longues lungo "
+            "lunghi lunga lunghe longo longos"
+        )
+    },
 }
 _LENGTH_PHRASES = {"in depth": "long", "deep dive": "long"}
 _AUDIENCE_EXTRA = {
@@ -650,7 +718,8 @@ _AUDIENCE_EXTRA = {
 _AUDIENCES = {**lx.AUDIENCES, **_AUDIENCE_EXTRA}
 _AUDIENCE = re.compile(
     r"\b(?:for|at|to|aimed at|written for|suitable for|pitched at|para|für|pour)\s+"
-    r"(?:an?\s+|the\s+|my\s+)?(?P<a>"
+    r"(?:an?\s+|the\s+|my\s+)?(?:(?:legal|medical|technical|scientific|financial|industry|"
+    r"policy|clinical|subject|domain)\s+)?(?P<a>"
     + "|".join(re.escape(a) for a in sorted(_AUDIENCES, key=len, reverse=True))
     + r")\b",
     re.I,
@@ -676,7 +745,7 @@ _VALUE_NEXT = frozenset(
         *(w for d in lx.DOC_NOUNS for w in d.split()),
         *split_words(
             "only please pls too ones pieces reads versions version language format files file "
-            "preferred ideally thanks thank if"
+            "preferred ideally thanks thank if texte textos testi text"
         ),
     )
 )
@@ -805,13 +874,17 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
 
 _DROP_VERB = re.compile(
     r"\b(?P<v>forget(?: about)?|drop|ignore|skip|leave out|leave aside|set aside|"
-    r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|never ?mind|"
+    r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|"
+    r"(?:leave|set|put|take|keep)(?= (?:the|that|this|those) [\w\- ]{1,40}? (?:part|bit|stuff|"
+    r"side|angle|aspect|thing) (?:out|aside)\b)|never ?mind|without(?= the [\w\- ]{1,40}? "
+    r"(?:part|bit|stuff|side|angle|aspect|thing)s?\b)|"
     r"no longer (?:need|want|care about)|(?:do not|don't|dont) (?:need|want|care about)|"
     r"not interested in|(?:i'?m|i am) not interested in|remove|no more|"
     r"stop (?:with|focusing on|talking about)|disregard|omit|no need for|"
     r"(?:do not|don't|dont) (?:include|cover|discuss|bother with)|"
     r"(?:need|needs|have to|has to) not be|(?:do not|don't|does not|doesn't) (?:need|have) to be|"
-    r"olvida(?:te)?(?: de)?|olvídate(?: de)?|quita|vergiss|oublie[z]?|laisse[z]? tomber)\b"
+    r"olvida(?:te)?(?: de)?|olvídate(?: de)?|quita|vergiss|oublie[z]?|laisse[z]? tomber|"
+    r"lass|lasst|lascia(?:te)? (?:perdere|stare)|togli|esquece|deixa de lado|tira)\b"
     r"\s*(?P<x>.*)$",
     re.I,
 )
@@ -843,6 +916,7 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
     if m is None:
         return None
     obj = re.split(r"\s*(?:[,;:?!]|\.\s|\.$|\s(?:if|since|because|as|so)\s)", m.group("x"))[0]
+    obj = re.sub(r"\s+(?:out|aside|weg)(?:\s+(?:again|now|please|too))?\s*$", "", obj, flags=re.I)
     obj = _DROP_OBJECT_START.sub("", obj.strip())
     marked = bool(_DROP_OBJECT_END.search(obj))  # "the academic results part": a facet
     while True:
@@ -869,8 +943,9 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
         value = obj
     if not value or not 1 <= len(_content(value)) <= 4:
         return None
-    if not marked and _names_constraint(value):
-        return None  # "leave out blogs": a source, not a facet
+    if not marked and _names_constraint(value.lower()):
+        return None  # "leave out blogs": a source, not a facet (a capital is no sign of a
+        # name here: "lass die Wirtschaft weg")
     # what comes before the verb may only name the facet and say why it goes ("the
     # accessibility question is a separate matter, so …")
     if _residue(t[: m.start()], previous=previous, also=_SIDE_RESIDUE | fw.DROP_REASONS):
@@ -927,6 +1002,14 @@ _VIEWS = [
         r"^\s*(?:et\s+)?" + _GROUP + r",?\s+(?:ils|elles)\s+en\s+pensent\s+quoi\b",
         r"\b(?:la opini[óo]n|el punto de vista|la postura|die sicht|die meinung|l'avis|"
         r"le point de vue)\s+(?:de|der|von|des|du)\s+" + _GROUP + r"\s*[?.!]*\s*$",
+        r"^\s*(?:et\s+)?(?:du|selon le)\s+point\s+de\s+vue\s+(?:des|du|de\s+la|de)\s+"
+        + _GROUP
+        + r"\s*[?.!]*\s*$",
+        r"\b(?:cosa|che\s+cosa|che)\s+(?:ne\s+)?(?:pensano|dicono|credono)\s+"
+        + _GROUP
+        + r"\s*[?.!]*\s*$",
+        r"\bo\s+que\s+(?:dizem|pensam|acham)\s+" + _GROUP + r"\s*[?.!]*\s*$",
+        r"\bwie\s+(?:sehen|finden|beurteilen)\s+(?:das|es|dies)\s+" + _GROUP + r"\s*[?.!]*\s*$",
     )
 ]
 _GROUP_LEAD = re.compile(
@@ -937,7 +1020,8 @@ _VIEW_RESIDUE = frozenset(
         "issue matter question topic debate idea proposal plan policy think say view views "
         "perspective point position take opinion stance see feel believe reckon argue said "
         "have has welcome love appreciate interested hear look into also what how opinan piensan "
-        "dicen sagen denken meinen pensent disent"
+        "dicen sagen denken meinen pensent disent pensano dicono dizem pensam acham sehen "
+        "finden ne"
     )
 )
 
@@ -989,6 +1073,7 @@ def _group_view(text: str, previous: QueryPlan) -> FollowUp | None:
 _WEAK_FRAME = re.compile(
     r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:(?:and\s+)?what\s+about|how\s+about|"
     r"what\s+of|was\s+ist\s+mit|qu'en\s+est-il\s+(?:de|du|des)|y\s+qu[ée]\s+hay\s+de|"
+    r"y\s+qu[ée]\s+pasa\s+con|e\s+quanto\s+(?:a|ao|à|aos|às)|e\s+(?:per|riguardo\s+a)|"
     r"and|y|und|et|e)\s+(?P<x>.+)$",
     re.I,
 )
@@ -1019,9 +1104,38 @@ _EFFECT_FRAME = re.compile(
 _EFFECT_SUBJECT = frozenset(
     split_words(
         "practice policy idea plan measure ban change law proposal rule move scheme approach "
-        "system reform tax one"
+        "system reform tax one answer picture situation things everything all"
     )
 )
+# "how it would affect waiting times", "what would this mean for rare disease research",
+# "how does it work for children with dyslexia", "how the answer changes for smaller towns"
+_EFFECT_CLAUSE = re.compile(
+    r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:how|what)\s+"
+    r"(?:(?:does|do|would|will|did|might|could|is|are)\s+)?(?P<s>[\w'’\- ]+?)\s+"
+    r"(?:(?:would|will|might|could|does|do|did)\s+)?(?:affects?|affecting|impacts?|changes?|"
+    r"influences?|hits?|helps?|hurts?|harms?|means?|works?|applies|apply|looks?)\s+"
+    r"(?:(?:for|to|on|in)\s+)?(?P<x>.+)$",
+    re.I,
+)
+# "what would it cost": the verb names the facet
+_COST_CLAUSE = re.compile(
+    r"^\s*(?:(?:and|but|so|ok)[,]?\s+)*(?:what|how\s+much)\s+(?:would|will|does|did|might|"
+    r"could)\s+(?:it|this|that|they)\s+(?P<x>cost)\s*[?.!]*$",
+    re.I,
+)
+
+
+def _effect_object(x: str, previous: QueryPlan) -> str | None:
+    """The object of an effect clause whose subject points back at the topic, or None."""
+    m = _EFFECT_CLAUSE.match(x)
+    if m is None:
+        return None
+    subject = [w for w in _words(m.group("s")) if not w.endswith("ing")]  # "paying them"
+    if _residue(" ".join(subject), previous=previous, also=_EFFECT_SUBJECT | {"like"}):
+        return None
+    return m.group("x")
+
+
 # "cheaper ones?": a property of the items wanted
 _ONES = re.compile(
     r"^\s*(?P<a>[\w\-]+)\s+(?:ones|options|alternatives|places|versions|models)\s*[?.!]*$", re.I
@@ -1081,7 +1195,13 @@ def _slot_taken(prep: str, rest: list[str], previous: QueryPlan) -> bool:
 
 
 def _facet(
-    x: str, previous: QueryPlan, *, strong: bool, back: bool, perspective_next: bool
+    x: str,
+    previous: QueryPlan,
+    *,
+    strong: bool,
+    back: bool,
+    perspective_next: bool,
+    judged: bool = False,
 ) -> FollowUp | None:
     """The facet a phrase names, or None when it names a topic of its own."""
     back = back or any(w in fw.POINTERS for w in _words(x))  # "the stress it causes"
@@ -1098,6 +1218,8 @@ def _facet(
         if _slot_taken(first, rest, previous) and not back:
             return None  # a sibling: the same slot filled differently
         return _add_aspect(previous, value)
+    if _words(x)[0] in _REQUEST_VERBS:
+        return None  # "add that": a request pointing back, no facet named
     if strong or back:
         return _add_aspect(previous, x)
     head_part = re.split(
@@ -1113,6 +1235,9 @@ def _facet(
         return _add_perspective(previous, x)  # "and teachers?" after a group's view
     if _is_facet(head) or _is_person(head) or not foreign:
         return _add_aspect(previous, x)
+    judge = _JUDGE.get() if judged and not known else None
+    if judge is not None and judge.is_facet(x, previous.root_query or previous.question):
+        return _add_aspect(previous, x)  # a facet the lexicons do not list: "bees", "eye strain"
     return None
 
 
@@ -1131,6 +1256,8 @@ def _property(q: str, previous: QueryPlan) -> FollowUp | None:
         return None
     if _names_constraint(re.sub(r"^(?:no|any)\s+", "", m.group("y"), flags=re.I)):
         return None
+    if q.lower().lstrip().startswith("without") and _FACET_MARK.search(m.group("y")):
+        return None  # "without the offside stuff": a facet of the answer dropped (rule 5)
     value = _clean_facet(re.sub(r"^\s*(?:(?:and|but|ok)\s+)?with\s+", "", q, flags=re.I))
     return _add_aspect(previous, value) if _content(value) else None
 
@@ -1140,21 +1267,31 @@ def _facet_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     m = _ONES.match(q)
     if m and m.group("a").lower() not in fw.FILLER and m.group("a").lower() not in _LENGTH_WORDS:
         return _add_aspect(previous, m.group("a"))
+    m = _COST_CLAUSE.match(q)
+    if m:
+        return _add_aspect(previous, m.group("x"))
     m = _EFFECT_FRAME.match(q)
     if m:
         subject = next((g for g in m.group("s", "s2", "s3", "s4") if g), "")
         if not _residue(subject, previous=previous, also=_EFFECT_SUBJECT | {"like"}):
             return _facet(m.group("x"), previous, strong=True, back=True, perspective_next=False)
+    x = _effect_object(q, previous)
+    if x is not None:
+        return _facet(x, previous, strong=True, back=True, perspective_next=False)
     m = _STRONG_FRAME.match(q)
     if m:
-        found = _facet(m.group("x"), previous, strong=True, back=False, perspective_next=False)
+        x = _effect_object(m.group("x"), previous) or m.group("x")
+        found = _facet(x, previous, strong=True, back=False, perspective_next=False)
         if found:
             return found
     m = _WEAK_FRAME.match(q)
     x = m.group("x") if m else q
     if m is None and (_MORE_CUE.search(q) or len(_words(q)) > 5 or _DROP_VERB.match(q)):
         return None  # a facet alone is a short phrase, not a request to drop or page
-    return _facet(x, previous, strong=False, back=False, perspective_next=perspective_next)
+    judged = m is not None or len(_words(q)) <= 3  # "what about bees?", "pets?"
+    return _facet(
+        x, previous, strong=False, back=False, perspective_next=perspective_next, judged=judged
+    )
 
 
 # --------------------------------------------------------------------------- the rule
@@ -1179,8 +1316,33 @@ def _read(text: str, previous: QueryPlan) -> FollowUp | None:
     return _group_view(q, previous) or _facet_edit(q, previous)
 
 
-def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
-    """Read ``text`` against the previous turn's plan (the module docstring's rule)."""
+# verbs of a request that names nothing itself ("Could you add that?")
+_REQUEST_VERBS = frozenset(
+    split_words("add include cover look consider check do make give show find get research")
+)
+
+# a sentence that states a question of its own: "a friend and I were arguing about whether
+# people should be allowed to sell a kidney. Could you look into that one as well?"
+_OWN_QUESTION = re.compile(r"\b(?:whether|si|ob)\s+\w+", re.I)
+
+# the embedder's judgment for phrases the lexicons do not know (facet_judge), when the
+# caller has an embedder; without one, such a phrase is a topic of its own
+_JUDGE: contextvars.ContextVar[FacetJudge | None] = contextvars.ContextVar("judge", default=None)
+
+
+def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None = None) -> FollowUp:
+    """Read ``text`` against the previous turn's plan (the module docstring's rule).
+
+    ``judge`` (:class:`~assistant.understand.facet_judge.FacetJudge`): the embedder's
+    reading of a short phrase that no lexicon knows, for rule 7."""
+    token = _JUDGE.set(judge)
+    try:
+        return _resolve(text, previous)
+    finally:
+        _JUDGE.reset(token)
+
+
+def _resolve(text: object, previous: QueryPlan | None) -> FollowUp:
     raw = check_question(text)
     if previous is None:
         return FollowUp(False, "new_topic", rule="first turn")
@@ -1193,7 +1355,12 @@ def resolve(text: object, previous: QueryPlan | None) -> FollowUp:
     if (requests and len(requests) < len(parts)) or len(requests) > 1:
         reads = [(_read(p, previous), p) for p in requests]
         follow = [r for r, _ in reads if r is not None]
-        asks = [p for r, p in reads if r is None and p.rstrip().endswith("?")]
-        if follow and not asks:
+        asks = [
+            p
+            for r, p in reads
+            if r is None and p.rstrip().endswith("?") and _residue(unwrap(p), also=_REQUEST_VERBS)
+        ]
+        own = [p for r, p in reads if r is None and _OWN_QUESTION.search(p)]
+        if follow and not asks and not own:
             return follow[0]  # "… aren't blogs? My teacher doesn't accept them."
     return FollowUp(False, "new_topic", rule="a topic of its own")

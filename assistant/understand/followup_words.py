@@ -62,7 +62,19 @@ FILLER = frozenset(
         "et ou mais seulement uniquement juste s'il vous plaît plait merci le la les un une "
         "des du de en avec pour par que qu' aussi maintenant svp ça ca cela ceci ce cette "
         "sources articles documents résultats resultats montre montrez donne donnez moi "
-        "peux pouvez pourriez voudrais"
+        "peux pouvez pourriez voudrais "
+        # Italian
+        "e o ma solo soltanto per favore grazie il lo la i gli le un una uno di del della "
+        "dei delle degli in con per che anche ora adesso questo questa quello quella fonti "
+        "fonte articoli documenti risultati testi voglio vorrei puoi potresti mostra mostrami "
+        "dammi ci ne "
+        # Portuguese
+        "e ou mas só somente apenas por favor obrigado obrigada o a os as um uma de do da "
+        "dos das em no na nos nas com para que também agora isso isto este esta esse essa "
+        "fontes fonte artigos documentos resultados textos quero queria podes pode poderia "
+        "mostra mostre me "
+        # German and French document nouns
+        "texte text textes"
     )
 )
 
@@ -75,7 +87,8 @@ COURTESY = frozenset(
         "sure got understood interesting good fine amazing helps a lot many thx ty "
         "gracias muchas muy bien perfecto genial vale merci beaucoup parfait super très "
         "danke schön vielen dank toll prima gut hello hi hey dear trouble bother afraid "
-        "sorry grateful moment chance whenever convenient able kindly ever"
+        "sorry grateful moment chance whenever convenient able kindly ever grazie mille "
+        "obrigado obrigada muito"
     )
 )
 
@@ -106,7 +119,7 @@ CUE_WORDS = frozenset(
         "side against compare drop just view views say says those their there with delete "
         "ignore forget skip people thanks thank spanish english german french italian "
         "reference references remove why where which does perspective opinion police "
-        "arguments argument should could would"
+        "arguments argument should could would going keep"
     )
 )
 # informal spellings of cue words
@@ -129,6 +142,8 @@ SLANG = {
     "thx": "thanks",
     "tho": "though",
     "nvm": "never mind",
+    "jst": "just",
+    "onl": "only",
 }
 
 # --------------------------------------------------------------------------- facets
