@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from assistant.errors import InputError
 from assistant.models import QueryPlan, Reference, Summary, TurnResult
+from assistant.understand.facet_judge import FacetJudge, shared_judge
 from assistant.understand.followup import FollowUp, resolve
 
 # edits that re-run the pass with the edited plan
@@ -87,11 +88,12 @@ def answer_from_log(follow: FollowUp, last: TurnResult) -> str:
 
 
 def continue_plan(
-    question: str, last_plan: QueryPlan, last_turn_id: int
+    question: str, last_plan: QueryPlan, last_turn_id: int, judge: FacetJudge | None = None
 ) -> tuple[FollowUp, QueryPlan | None]:
     """The follow-up reading of ``question`` and the plan to run (None: a new topic,
-    parsed afresh by the pipeline; or an answer from the log)."""
-    follow = resolve(question, last_plan)
+    parsed afresh by the pipeline; or an answer from the log). ``judge``: the embedder's
+    reading of a phrase no lexicon knows (default: :func:`shared_judge`)."""
+    follow = resolve(question, last_plan, judge if judge is not None else shared_judge())
     if follow.follows and follow.edit in (*PLAN_EDITS, "more") and follow.plan is not None:
         plan = follow.plan
         plan.follows = last_turn_id

@@ -130,3 +130,13 @@ def test_constraints_from_the_third_development_set(
     got = resolve(turn, parse_rules("Should cities ban cars?"))
     assert got.edit == "add_constraint"
     assert got.value == {"dimension": dimension, "value": value, "negated": negated}
+
+
+def test_the_session_thread_resolves_with_the_judge() -> None:
+    """``sphere ask --session`` and the app go through ``thread.continue_plan``: the
+    embedder's judgment is on there by default."""
+    from assistant.thread import continue_plan
+
+    follow, plan = continue_plan("what about bees?", parse_rules("ban glyphosate?"), 7)
+    assert (follow.edit, follow.value) == ("add_aspect", "bees")
+    assert plan is not None and plan.follows == 7

@@ -24,6 +24,7 @@ topic of the three development sets reads as a facet.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import threading
@@ -86,3 +87,13 @@ class FacetJudge:
     def is_facet(self, phrase: str, topic: str) -> bool:
         m = self.margin(phrase, topic)
         return m is not None and m >= FACET_MARGIN
+
+
+@functools.cache
+def shared_judge() -> FacetJudge:
+    """The judge the app and ``sphere ask --session`` use: on the bundled MiniLM (the model
+    the margin was chosen with, whatever embedder the user's index has), loaded the first
+    time a follow-up needs it, once per process."""
+    from assistant.embed import LazyEmbedder
+
+    return FacetJudge(LazyEmbedder())
