@@ -140,3 +140,8 @@ def test_the_session_thread_resolves_with_the_judge() -> None:
     follow, plan = continue_plan("what about bees?", parse_rules("ban glyphosate?"), 7)
     assert (follow.edit, follow.value) == ("add_aspect", "bees")
     assert plan is not None and plan.follows == 7
+
+
+def test_a_length_word_and_a_number_give_one_constraint() -> None:
+    got = resolve("only long ones, 2000+ words", parse_rules("Should cities ban cars?"))
+    assert got.value == {"dimension": "length", "value": ">2000", "negated": False}

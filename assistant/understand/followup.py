@@ -852,6 +852,18 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
         return None
     if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
         return None  # "don't include the noise stuff": a facet to drop, not a word
+    # a bare length word and a number of words for the same direction ("only long ones,
+    # 2000+ words"): the number says it, as in find_constraints
+    numeric = {c.value[0] for c in cons if c.dimension == "length" and c.value[:1] in "<>"}
+    cons = [
+        c
+        for c in cons
+        if not (
+            c.dimension == "length"
+            and c.value in ("short", "long")
+            and ("<" if c.value == "short" else ">") in numeric
+        )
+    ]
     have = {(c.dimension, c.value.lower(), c.negated) for c in previous.constraints}
     new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
 
