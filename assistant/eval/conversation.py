@@ -21,6 +21,7 @@ import click
 
 from assistant.errors import DataError, InputError
 from assistant.eval.understand import iou, value_match
+from assistant.understand.facet_judge import FacetJudge
 from assistant.understand.followup import EDITS, FollowUp
 
 IOU = 0.5
@@ -85,7 +86,7 @@ def score_turn(expect: dict[str, Any], got: FollowUp) -> bool:
 
 
 def _score(
-    dialogues: list[dict[str, Any]], judge: Any | None
+    dialogues: list[dict[str, Any]], judge: FacetJudge | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     from assistant.understand import parse_rules
     from assistant.understand.followup import resolve
@@ -139,21 +140,15 @@ def _score(
     }, misses
 
 
-def run_conversation(
-    data: str | Path, *, limit: int | None = None, embedder: Any | None = None
-) -> dict[str, Any]:
+def run_conversation(data: str | Path, *, limit: int | None = None) -> dict[str, Any]:
     """Methods: ``rules`` (the lexicons alone) and ``sphere`` (the rules with the
-    embedder's facet judgment, :mod:`assistant.understand.facet_judge`, as the app and
-    ``sphere ask --session`` resolve follow-ups). ``misses`` are ``sphere``'s."""
-    from assistant.understand.facet_judge import FacetJudge
+    embedder's facet judgment, :func:`~assistant.understand.facet_judge.shared_judge`, as
+    the app and ``sphere ask --session`` resolve follow-ups). ``misses`` are ``sphere``'s."""
+    from assistant.understand.facet_judge import shared_judge
 
     dialogues = load_dialogues(data)[:limit]
-    if embedder is None:
-        from assistant.embed import LazyEmbedder
-
-        embedder = LazyEmbedder()
     rules, _ = _score(dialogues, None)
-    sphere, misses = _score(dialogues, FacetJudge(embedder))
+    sphere, misses = _score(dialogues, shared_judge())
     return {
         "benchmark": "conversation",
         "data": str(data),
@@ -182,10 +177,7 @@ def conversation_command(
 
     With one --data the report is that set's; with several, one report per set
     (JSON: {"benchmark": "conversation", "sets": [...]})."""
-    from assistant.embed import LazyEmbedder
-
-    embedder = LazyEmbedder()  # one model for every set
-    reports = [run_conversation(d, limit=limit, embedder=embedder) for d in data]
+    reports = [run_conversation(d, limit=limit) for d in data]
     if as_json:
         out = reports[0] if len(reports) == 1 else {"benchmark": "conversation", "sets": reports}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from assistant import lexicon as lx
@@ -319,19 +320,23 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
     _more_lengths(q, add)
     _more_keywords(q, add)
     _more_formats(q, add)
-    # a number of words and a word for the same direction ("long pieces, over 2000 words"):
-    # the number says it
+    keep = not_implied(cons)
+    return [c for c, k in zip(cons, keep, strict=True) if k], [
+        sp for sp, k in zip(spans, keep, strict=True) if k
+    ]
+
+
+def not_implied(cons: Sequence[Constraint]) -> list[bool]:
+    """Which constraints to keep: a length word that a number of words for the same
+    direction already says ("long pieces, over 2000 words") is dropped."""
     numeric = {c.value[0] for c in cons if c.dimension == "length" and c.value[:1] in "<>"}
-    keep = [
+    return [
         not (
             c.dimension == "length"
             and c.value in ("short", "long")
             and ("<" if c.value == "short" else ">") in numeric
         )
         for c in cons
-    ]
-    return [c for c, k in zip(cons, keep, strict=True) if k], [
-        sp for sp, k in zip(spans, keep, strict=True) if k
     ]
 
 

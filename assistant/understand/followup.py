@@ -59,7 +59,6 @@ own, start a new thread.
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import re
 from collections.abc import Callable, Iterable
@@ -69,7 +68,7 @@ from typing import Any
 from assistant import lexicon as lx
 from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Side
 from assistant.understand import followup_words as fw
-from assistant.understand.constraints import find_constraints, language_code
+from assistant.understand.constraints import find_constraints, language_code, not_implied
 from assistant.understand.cues import split_words
 from assistant.understand.facet_judge import FacetJudge
 from assistant.understand.intent import find_side_cues
@@ -852,18 +851,8 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
         return None
     if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
         return None  # "don't include the noise stuff": a facet to drop, not a word
-    # a bare length word and a number of words for the same direction ("only long ones,
-    # 2000+ words"): the number says it, as in find_constraints
-    numeric = {c.value[0] for c in cons if c.dimension == "length" and c.value[:1] in "<>"}
-    cons = [
-        c
-        for c in cons
-        if not (
-            c.dimension == "length"
-            and c.value in ("short", "long")
-            and ("<" if c.value == "short" else ">") in numeric
-        )
-    ]
+    # "only long ones, 2000+ words": the bare word and the number are one constraint
+    cons = [c for c, keep in zip(cons, not_implied(cons), strict=True) if keep]
     have = {(c.dimension, c.value.lower(), c.negated) for c in previous.constraints}
     new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
 
@@ -1213,9 +1202,10 @@ def _facet(
     strong: bool,
     back: bool,
     perspective_next: bool,
-    judged: bool = False,
+    judge: FacetJudge | None = None,
 ) -> FollowUp | None:
-    """The facet a phrase names, or None when it names a topic of its own."""
+    """The facet a phrase names, or None when it names a topic of its own. ``judge``:
+    the embedder's reading of a phrase whose head no lexicon lists."""
     back = back or any(w in fw.POINTERS for w in _words(x))  # "the stress it causes"
     x = _clean_facet(x)
     if _CLAUSE.search(" " + x) or re.search(r"[,;:.!?]", x):
@@ -1230,7 +1220,7 @@ def _facet(
         if _slot_taken(first, rest, previous) and not back:
             return None  # a sibling: the same slot filled differently
         return _add_aspect(previous, value)
-    if _words(x)[0] in _REQUEST_VERBS:
+    if first in _REQUEST_VERBS:
         return None  # "add that": a request pointing back, no facet named
     if strong or back:
         return _add_aspect(previous, x)
@@ -1247,8 +1237,11 @@ def _facet(
         return _add_perspective(previous, x)  # "and teachers?" after a group's view
     if _is_facet(head) or _is_person(head) or not foreign:
         return _add_aspect(previous, x)
-    judge = _JUDGE.get() if judged and not known else None
-    if judge is not None and judge.is_facet(x, previous.root_query or previous.question):
+    if (
+        judge is not None
+        and not known
+        and judge.is_facet(x, previous.root_query or previous.question)
+    ):
         return _add_aspect(previous, x)  # a facet the lexicons do not list: "bees", "eye strain"
     return None
 
@@ -1274,7 +1267,7 @@ def _property(q: str, previous: QueryPlan) -> FollowUp | None:
     return _add_aspect(previous, value) if _content(value) else None
 
 
-def _facet_edit(q: str, previous: QueryPlan) -> FollowUp | None:
+def _facet_edit(q: str, previous: QueryPlan, judge: FacetJudge | None) -> FollowUp | None:
     perspective_next = bool(_PREVIOUS_EDIT.match(previous.derivation))
     m = _ONES.match(q)
     if m and m.group("a").lower() not in fw.FILLER and m.group("a").lower() not in _LENGTH_WORDS:
@@ -1300,16 +1293,17 @@ def _facet_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     x = m.group("x") if m else q
     if m is None and (_MORE_CUE.search(q) or len(_words(q)) > 5 or _DROP_VERB.match(q)):
         return None  # a facet alone is a short phrase, not a request to drop or page
-    judged = m is not None or len(_words(q)) <= 3  # "what about bees?", "pets?"
+    if m is None and len(_words(q)) > 3:
+        judge = None  # the judge reads "what about bees?" and "pets?", not longer turns
     return _facet(
-        x, previous, strong=False, back=False, perspective_next=perspective_next, judged=judged
+        x, previous, strong=False, back=False, perspective_next=perspective_next, judge=judge
     )
 
 
 # --------------------------------------------------------------------------- the rule
 
 
-def _read(text: str, previous: QueryPlan) -> FollowUp | None:
+def _read(text: str, previous: QueryPlan, judge: FacetJudge | None) -> FollowUp | None:
     """One request read against the previous plan (rules 1-7), or None: a topic of its own."""
     found = _reference(text, previous)
     if found:
@@ -1325,7 +1319,7 @@ def _read(text: str, previous: QueryPlan) -> FollowUp | None:
     found = _drop_aspect(text, previous) or _drop_aspect(q, previous)
     if found:
         return found
-    return _group_view(q, previous) or _facet_edit(q, previous)
+    return _group_view(q, previous) or _facet_edit(q, previous, judge)
 
 
 # verbs of a request that names nothing itself ("Could you add that?")
@@ -1337,35 +1331,24 @@ _REQUEST_VERBS = frozenset(
 # people should be allowed to sell a kidney. Could you look into that one as well?"
 _OWN_QUESTION = re.compile(r"\b(?:whether|si|ob)\s+\w+", re.I)
 
-# the embedder's judgment for phrases the lexicons do not know (facet_judge), when the
-# caller has an embedder; without one, such a phrase is a topic of its own
-_JUDGE: contextvars.ContextVar[FacetJudge | None] = contextvars.ContextVar("judge", default=None)
-
 
 def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None = None) -> FollowUp:
     """Read ``text`` against the previous turn's plan (the module docstring's rule).
 
     ``judge`` (:class:`~assistant.understand.facet_judge.FacetJudge`): the embedder's
-    reading of a short phrase that no lexicon knows, for rule 7."""
-    token = _JUDGE.set(judge)
-    try:
-        return _resolve(text, previous)
-    finally:
-        _JUDGE.reset(token)
-
-
-def _resolve(text: object, previous: QueryPlan | None) -> FollowUp:
+    reading of a short phrase that no lexicon knows, for rule 7; without it such a
+    phrase is a topic of its own."""
     raw = check_question(text)
     if previous is None:
         return FollowUp(False, "new_topic", rule="first turn")
     fixed = _repair(raw).replace("¿", "").replace("¡", "")
-    found = _read(fixed, previous)
+    found = _read(fixed, previous, judge)
     if found:
         return found
     parts = [p for p in _SENTENCE.split(fixed) if p.strip()]
     requests = [p for p in parts if not _courtesy(p)]
     if (requests and len(requests) < len(parts)) or len(requests) > 1:
-        reads = [(_read(p, previous), p) for p in requests]
+        reads = [(_read(p, previous, judge), p) for p in requests]
         follow = [r for r, _ in reads if r is not None]
         asks = [
             p
