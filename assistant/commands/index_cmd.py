@@ -161,17 +161,22 @@ class _BuildProgress:
         self.progress: Any = None
 
     def __enter__(self) -> _BuildProgress:
-        if self.show:
-            from assistant.progress_bar import eta_bar
-
-            self.progress = eta_bar("{task.completed}/{task.total} files", "{task.fields[stats]}")
-            self.progress.start()
-            self.task = self.progress.add_task("indexing", total=None, stats="")
         return self
 
+    def _start(self) -> None:
+        """Drawn at the builder's first event, so a build refused before it starts (a
+        missing path, no indexable files) prints its error without an empty bar."""
+        from assistant.progress_bar import eta_bar
+
+        self.progress = eta_bar("{task.completed}/{task.total} files", "{task.fields[stats]}")
+        self.progress.start()
+        self.task = self.progress.add_task("indexing", total=None, stats="")
+
     def update(self, event: str, data: dict[str, Any]) -> None:
-        if not self.progress:
+        if not self.show:
             return
+        if self.progress is None:
+            self._start()
         if event == "start":
             self.progress.update(self.task, total=data["files"])
         elif event == "batch":
