@@ -140,8 +140,10 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
         "conversation_dev.jsonl",
         "conversation_dev2.jsonl",
         "conversation_dev3.jsonl",
+        "conversation_dev4.jsonl",
         "conversation_test.jsonl",
         "conversation_test2.jsonl",
+        "conversation_test3.jsonl",
     ],
 )
 def test_the_shipped_dialogue_sets_load(name: str) -> None:
@@ -322,6 +324,95 @@ def test_mechanisms_read_follow_ups(text: str, edit: str, value: object) -> None
     ],
 )
 def test_siblings_and_questions_of_their_own_are_new_topics(first: str, text: str) -> None:
+    assert _read(first, text)[:2] == (False, "new_topic")
+
+
+@pytest.mark.parametrize(
+    ("first", "text", "edit", "value"),
+    [
+        # spoken fillers; reference numbers spelled out, never "repaired" into cue words
+        ("Should cities ban cars?", "uh so like what about the noise", "add_aspect", "noise"),
+        ("Should cities ban cars?", "um compare four and nine", "compare_refs", [4, 9]),
+        ("Should cities ban cars?", "explain why number three is there", "explain_ref", 3),
+        ("Should cities ban cars?", "compare these two: 2 and 6", "compare_refs", [2, 6]),
+        ("Should cities ban cars?", "Pull [2], it reads like an advert.", "drop_ref", 2),
+        # a side named by a verb of the topic or its opposite, or by denying the claim
+        ("Should zoos be abolished?", "just the side that says keep them", "one_side", "con"),
+        ("Do speed cameras work?", "only the ones which say they don't work", "one_side", "con"),
+        ("Do speed cameras work?", "more material arguing that they do not", "more", "con"),
+        ("Should zoos be abolished?", "Can I read only the case for the ban?", "one_side", "pro"),
+        # a question about the topic through a pronoun asks about a facet
+        ("Should cities ban cars?", "is it even legal though?", "add_aspect", "legal"),
+        (
+            "Are e-bikes worth it?",
+            "are they expensive to insure?",
+            "add_aspect",
+            "expensive to insure",
+        ),
+        ("Should cities ban cars?", "Does air quality come into it?", "add_aspect", "air quality"),
+        (
+            "Should cities ban cars?",
+            "what about people with disabilities",
+            "add_aspect",
+            "people with disabilities",
+        ),
+        ("Should cities ban cars?", "what about the delivery part", "add_aspect", "delivery"),
+        ("Should cities ban cars?", "e gli anziani?", "add_aspect", "anziani"),
+        # a request beside a short comment on the answer
+        (
+            "Should cities ban cars?",
+            "these are too dense, only the short ones",
+            "add_constraint",
+            {"dimension": "length", "value": "short", "negated": False},
+        ),
+        (
+            "Should cities ban cars?",
+            "I don't want the articles from the blogs",
+            "add_constraint",
+            {"dimension": "source", "value": "blog", "negated": True},
+        ),
+        (
+            "Should cities ban cars?",
+            "anything that isn't in English?",
+            "add_constraint",
+            {"dimension": "language", "value": "en", "negated": True},
+        ),
+        (
+            "Should cities ban cars?",
+            "Are there any FAQs on this?",
+            "add_constraint",
+            {"dimension": "format", "value": "faq", "negated": False},
+        ),
+        (
+            "Should cities ban cars?",
+            "Do cyclists have a view on this?",
+            "add_perspective",
+            "cyclists",
+        ),
+        ("Should cities ban cars?", "what about the drivers opinion", "add_perspective", "drivers"),
+        (
+            "Should cities ban cars?",
+            "Quotes from urban planners?",
+            "add_perspective",
+            "urban planners",
+        ),
+    ],
+)
+def test_round_four_mechanisms(first: str, text: str, edit: str, value: object) -> None:
+    assert _read(first, text) == (True, edit, value)
+
+
+@pytest.mark.parametrize(
+    ("first", "text"),
+    [
+        ("Should Amsterdam limit new hotels?", "and in Lisbon?"),
+        ("Should zoos be abolished?", "um forget that, should circuses use animals"),
+        ("Should zoos be abolished?", "is it ethical to keep octopuses as pets?"),
+        ("Should zoos be abolished?", "what about aquariums, should they close too?"),
+        ("Should zoos be abolished?", "ok, is it true that wolves are returning to Europe?"),
+    ],
+)
+def test_round_four_new_topics(first: str, text: str) -> None:
     assert _read(first, text)[:2] == (False, "new_topic")
 
 

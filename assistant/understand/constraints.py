@@ -124,7 +124,10 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         if re.search(
             r"\b(?:not|nothing|no|never|without|skip(?:ping)?|exclud(?:e|ing)|ignor(?:e|ing)|"
             r"avoid(?:ing)?|except|leav(?:e|ing) out)\s+(?:(?:anything|any|stuff|results|articles|"
-            r"content)\s+)?$|\b(?:not|nothing|no|never|without|skip|exclude|ignore|avoid|except)\s*$",
+            r"content)\s+)?$|\b(?:not|nothing|no|never|without|skip|exclude|ignore|avoid|except)\s*$"
+            r"|\b(?:don'?t|do not|doesn'?t|does not)\s+(?:want|need|like)\s+(?:me\s+)?"
+            r"(?:(?:any|anything|the|stuff|results|articles|content|documents|sources|things)\s+)"
+            r"{0,3}$",
             q[: m.start()],
             re.I,
         ):
@@ -154,9 +157,9 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
 
     # ---- language: any language name langcodes knows, in English or in that language
     for m in re.finditer(
-        r"\b(?P<neg>(?:not|nothing|none)\s+)?"
+        r"\b(?P<neg>(?:not|nothing|none|isn['’]?t|aren['’]?t|never)\s+)?"
         r"(?:(?:written|available|published|escritos?|écrits?|geschrieben)\s+)?"
-        r"(?:in|en|auf|em|in het|op)\s+(?P<l>[^\W\d_]{3,})\b"
+        r"(?:in het|in|en|auf|em|op)\s+(?P<l>[^\W\d_]{3,})\b"
         r"|\b(?P<l2>[^\W\d_]{3,})[- ](?:language|speaking)\b",
         q,
         re.I,
@@ -399,8 +402,10 @@ def _more_sources(q: str, add: Any) -> None:
     for m in re.finditer(
         r"\b(?:no|exclude|excluding|leave out|leaving out|skip|skipping|avoid|avoiding|ignore|"
         r"ignoring|nothing|nada de|nada|sin|sans|"
-        r"pas de|keine|niente|geen)\s+(?:anything\s+|any\s+|results\s+|articles\s+|"
-        r"content\s+|stuff\s+)?(?:from\s+|on\s+)?",
+        r"pas de|keine|niente|geen|(?:don'?t|do not) want(?:\s+(?:the|any))?"
+        r"(?:\s+(?:documents|articles|sources|results|stuff|things))?)\s+"
+        r"(?:anything\s+|any\s+|results\s+|articles\s+|"
+        r"content\s+|stuff\s+)?(?:from\s+|on\s+)?(?:the\s+)?",
         q,
         re.I,
     ):

@@ -213,6 +213,18 @@ def _is_role(word: str) -> bool:
 # --------------------------------------------------------------------------- normalising
 
 
+_NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        split_words(
+            "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+            "fifteen sixteen seventeen eighteen nineteen twenty"
+        ),
+        start=1,
+    )
+}
+
+
 def _repair(text: str) -> str:
     """Informal spellings spelled out and cue words with two adjacent letters swapped
     repaired ("wat about teh cost" -> "what about the cost")."""
@@ -222,20 +234,40 @@ def _repair(text: str) -> str:
         low = w.lower()
         if low in fw.SLANG:
             return fw.SLANG[low]
-        if low in fw.CUE_WORDS or len(low) < 3:
+        if low in fw.CUE_WORDS or low in _NUMBER_WORDS or len(low) < 3:
             return w
         for i in range(len(low) - 1):
             t = low[:i] + low[i + 1] + low[i] + low[i + 2 :]
             if t != low and t in fw.CUE_WORDS:
                 return t
-        return w
+        return _near_cue(low) or w
 
     return re.sub(r"(?<![\w'])[A-Za-z]+(?![\w'])", fix, text)
 
 
+@functools.lru_cache(maxsize=4096)
+def _near_cue(low: str) -> str | None:
+    """A long word one slip from a cue word ("begginers" -> "beginners"), not one of its
+    inflections ("germans" stays)."""
+    if len(low) < 7:
+        return None
+    import difflib
+
+    for c in difflib.get_close_matches(low, sorted(fw.CUE_WORDS), n=1, cutoff=0.88):
+        if not (low.startswith(c) or c.startswith(low) or low[:-1] == c[:-1]):
+            return c
+    return None
+
+
 _SENTENCE = re.compile(
     r"(?<=[.!?;])\s+(?=\S)|,\s+so\s+(?=(?:could|would|can|it would|i'?d|i would|if you|"
-    r"i'?m|i am)\b)",
+    r"i'?m|i am)\b)|\s+and\s+(?=(?:i|she|he|we|they)(?:['’]d|\s+would|\s+want)\b)",
+    re.I,
+)
+_CLAUSE_SPLIT = re.compile(r",\s+")
+_QUESTION_START = re.compile(
+    r"^\s*(?:is|are|was|were|should|shall|would|could|can|do|does|did|will|has|have|must|"
+    r"what|why|how|who|which|where|when|whether)\b",
     re.I,
 )
 
@@ -250,6 +282,7 @@ _WRAP_START = re.compile(
     r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|"
     r"never mind|nvm|nah|nope|on (?:second thought|reflection)|in that case|actually|also|eh|hm|"
     r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|nah|"
+    r"um|uh|uhm|erm|yeah|like|hmm|"
     r"on (?:second thought|reflection)|in that case|actually)\s+)*"
     r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
     r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
@@ -357,7 +390,8 @@ _QUANTITY_BEFORE = re.compile(
     re.I,
 )
 _REMOVE = re.compile(
-    r"\b(?:drop|remove[ds]?|removing|delete|exclude|get rid of|take (?:(?:it|that|this|them)\s+)?"
+    r"\b(?:drop|remove[ds]?|removing|delete|exclude|get rid of|set aside|put aside|pull|nix|"
+    r"skip|ignore|scratch|take (?:(?:it|that|this|them)\s+)?"
     r"out|took (?:(?:it|that|this|them)\s+)?out|lose|hide|ditch|strike|bin|"
     r"leave (?:(?:it|that|this)\s+)?out|leaving out|cut|scrap|toss|kill|throw (?:(?:it|that)\s+)?"
     r"out|discard|omit|erase|quita|quitar|elimina|eliminar|borra|borrar|saca|sacar|"
@@ -413,7 +447,29 @@ def _quantity(text: str, start: int, end: int) -> bool:
     return bool(_UNIT_AFTER.match(text[end:]) or _QUANTITY_BEFORE.search(text[:start]))
 
 
+_NUMBER_WORD = re.compile(
+    r"(?:(?<=\bnumber )|(?<=\bno\. )|(?<=\bref )|(?<=\breference )|(?<=\bsource )|(?<=\bitem ))"
+    r"one\b|\b(?:" + "|".join(w for w in _NUMBER_WORDS if w != "one") + r")\b",
+    re.I,
+)
+
+
+def _digits(text: str) -> str:
+    """Reference numbers spelled out as digits ("compare three and seven", "why is number
+    six there"); "one" only after a reference noun ("the other one" is no reference)."""
+
+    def digit(m: re.Match[str]) -> str:
+        if re.search(
+            r"\b(?:these|those|the|both|all|first|last|top|other)\s+$", text[: m.start()], re.I
+        ):
+            return m.group(0)  # "compare these two: 3 and 5"
+        return str(_NUMBER_WORDS[m.group(0).lower()])
+
+    return _NUMBER_WORD.sub(digit, text)
+
+
 def _reference(text: str, previous: QueryPlan) -> FollowUp | None:
+    text = _digits(text)
     explicit = [
         (int(next(g for g in m.groups() if g)), m.start(), m.end())
         for m in _EXPLICIT_REF.finditer(text)
@@ -457,7 +513,7 @@ _MORE_CUE = re.compile(
     r"remaining|(?:any|some)\s+other(?=\s+(?:arguments?|sources?|results?|views?|evidence|"
     r"studies|points|articles|ones)\b)|"
     r"más|mas|mais|ancora|altri|altre|outros|outras|otros|otras|mehr|weitere[nrs]?|weitere|"
-    r"plus|encore|autres)\b",
+    r"plus|encore|autres|più|piu|meer)\b",
     re.I,
 )
 _CON_WORDS = frozenset(
@@ -485,7 +541,7 @@ _MORE_WORDS = frozenset(
         "views camp arguments argument evidence reasons points examples results links options "
         "ones page pages couple few same similar kind mismo lado côté seite one opposing opposite "
         "other rest remaining argumente argumentos argomenti ergebnisse noch mais ancora altri "
-        "altre outros outras"
+        "altre outros outras più piu meer"
     )
 )
 
@@ -493,6 +549,11 @@ _MORE_WORDS = frozenset(
 def _more(q: str, previous: QueryPlan) -> FollowUp | None:
     if not _MORE_CUE.search(q):
         return None
+    named = _arguments_side(q, previous)
+    if named is not None:
+        if _residue(q[: named[1]], previous=previous, also=_MORE_WORDS | {"material"}):
+            return None
+        return _edit(previous, "more", named[0], "2 more", [f"+ page {named[0]}"])
     if _residue(q, previous=previous, also=_MORE_WORDS | _CON_WORDS | _PRO_WORDS):
         return None
     words = set(_words(q))
@@ -536,7 +597,10 @@ _SIDE_RESIDUE = frozenset(
         "arguments argument case evidence reasons points side sides people anyone anybody "
         "someone folks those who say says think argue believe claim make camp view views "
         "perspective position now switch flip swap turn change instead argumente argumentos "
-        "argomenti"
+        "argomenti see read hear get summary answer overview list confine confined restrict "
+        "limit "
+        # the previous topic's proposal, named by its kind ("only the case for the mandate")
+        "mandate ban proposal policy plan idea measure law rule reform requirement scheme"
     )
 )
 
@@ -544,30 +608,87 @@ _SIDE_RESIDUE = frozenset(
 # "the arguments that it's wrong" (con), "just the arguments that they are" (pro): a side
 # named by restating or denying the previous claim
 _ARGUMENTS_THAT = re.compile(
-    r"\b(?:arguments?|case|evidence|reasons?|points?|side|view)\s+(?:that|saying)\s+"
-    r"(?:it|they|this|that)\s*(?:'s|’s|'re|’re|\s+is|\s+are|\s+was|\s+were)?"
+    r"\b(?:arguments?|case|evidence|reasons?|points?|side|view|material|ones|stuff|articles|"
+    r"sources)\s+(?:(?:that|which|who)\s+(?:(?:say|says|argue|argues|claim|claims|show|shows)"
+    r"\s+)?|(?:saying|arguing|claiming|showing)\s+)(?:that\s+)?"
+    r"(?:it|they|this|that)\s*(?:'s|’s|'re|’re|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do|"
+    r"\s+did|\s+will|\s+would|\s+can|\s+could|\s+wo(?=n't))?"
     r"(?P<neg>\s+not|n't|n’t)?(?:\s+(?:an?\s+)?(?P<adj>[\w\-]+(?:\s+idea)?))?\s*[?.!]*$",
     re.I,
+)
+# "the side that says keep them" after "should X be abolished?": a side named by a verb of
+# the previous topic (pro) or by its opposite (con)
+_SAYS_VERB = re.compile(
+    r"\b(?:arguments?|case|side|ones|people|those|camp|view)\s+(?:that|which|who)\s+"
+    r"(?:say|says|argue|argues|want|wants|claim|claims)\s+(?:(?:we|you|they|to)\s+)?"
+    r"(?:(?:should|must|need\s+to|ought\s+to)\s+)?(?P<v>[a-z]+)\b"
+    r"(?:\s+(?:it|them|this|that|those|these))?\s*[?.!]*$",
+    re.I,
+)
+_VERB_POLES = (
+    frozenset(
+        split_words(
+            "keep retain maintain preserve allow permit legalise legalize accept continue expand "
+            "raise increase build introduce adopt approve fund subsidise subsidize"
+        )
+    ),
+    frozenset(
+        split_words(
+            "ban abolish scrap remove end eliminate stop prohibit forbid outlaw criminalise "
+            "criminalize reject lower reduce cut decrease demolish close drop cancel defund"
+        )
+    ),
 )
 _BAD = frozenset(
     split_words(
         "wrong bad harmful unfair dangerous unethical immoral useless pointless ineffective "
-        "unsafe unhealthy overrated unjust counterproductive mistake bad-idea unnecessary"
+        "unsafe unhealthy overrated unjust counterproductive mistake bad-idea unnecessary "
+        "fails fail harms hurts backfires"
     )
 )
 _GOOD = frozenset(
     split_words(
         "right good fair beneficial safe ethical useful effective worth justified necessary "
-        "helpful healthy good-idea worthwhile moral"
+        "helpful healthy good-idea worthwhile moral work works help helps succeed succeeds"
     )
 )
 
 
-def _arguments_that(q: str, previous: QueryPlan) -> Side | None:
-    m = _ARGUMENTS_THAT.search(q)
+def _says_verb(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
+    """The side a verb names ("the side that says keep them"), and where its phrase starts."""
+    m = _SAYS_VERB.search(q)
     if m is None:
         return None
-    if _residue(q[: m.start()], also=_SIDE_RESIDUE | {"focus", "stick", "concentrate"}):
+    v = _stem(m.group("v"))
+    topic = {_stem(w) for w in _words(previous.root_query or previous.question)}
+    poles = [{_stem(w) for w in p} for p in _VERB_POLES]
+    for mine, other in (poles, poles[::-1]):
+        if v in mine and topic & mine:
+            return "pro", m.start()
+        if v in mine and topic & other:
+            return "con", m.start()
+    if v in topic:
+        return "pro", m.start()
+    return None
+
+
+def _arguments_that(q: str, previous: QueryPlan) -> Side | None:
+    found = _arguments_side(q, previous)
+    if found is None:
+        return None
+    if _residue(q[: found[1]], also=_SIDE_RESIDUE | {"focus", "stick", "concentrate"}):
+        return None
+    return found[0]
+
+
+def _arguments_side(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
+    """The side a phrase names by a verb or by restating or denying the previous claim,
+    and where the phrase starts."""
+    said = _says_verb(q, previous)
+    if said is not None:
+        return said
+    m = _ARGUMENTS_THAT.search(q)
+    if m is None:
         return None
     adj = (m.group("adj") or "").lower().replace(" ", "-")
     if not adj or adj in _GOOD or _stem(adj) in _topic_stems(previous):
@@ -576,7 +697,7 @@ def _arguments_that(q: str, previous: QueryPlan) -> Side | None:
         side = "con"
     else:
         return None
-    return _other(side) if m.group("neg") else side
+    return (_other(side) if m.group("neg") else side), m.start()
 
 
 def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
@@ -628,9 +749,10 @@ def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
 
 _NEGATION = re.compile(
     r"\b(?:no|not|nothing|none|without|skip|skipping|exclude|excluding|avoid|avoiding|ignore|"
-    r"ignoring|except|leave out|leaving out|aren't|isn't|don't want|sin|ohne|keine|kein|sans|"
-    r"pas de|ni)\s+(?:(?:any|anything|stuff|content|results|articles|sources|documents|"
-    r"that|which|are|is|from|on|by|in|the)\s+){0,3}$",
+    r"ignoring|except|leave out|leaving out|aren't|isn't|don't want|do not want|sin|ohne|keine|"
+    r"kein|sans|pas de|ni|cut|drop|remove|lose|ditch|get rid of|no more|geen)\s+"
+    r"(?:(?:any|anything|stuff|content|results|articles|sources|documents|"
+    r"that|which|are|is|from|on|by|in|the|all)\s+){0,4}$",
     re.I,
 )
 # kinds of document a source constraint names ("no opinion pieces", "stick to clinical trials")
@@ -658,6 +780,8 @@ _DOC_KINDS = (
     "textbooks",
     "encyclopedias",
     "threads",
+    "columns",
+    "commentary",
 )
 _DOC_KIND = re.compile(
     r"\b(?:" + "|".join(re.escape(k) for k in sorted(_DOC_KINDS, key=len, reverse=True)) + r")\b",
@@ -667,7 +791,7 @@ _DOC_KIND = re.compile(
 _GENERIC_DOCS = frozenset(
     split_words(
         "sources source documents document results result articles article pages page stuff "
-        "material content texts papers"
+        "material content texts papers pieces piece posts items reads ones stories"
     )
 )
 _POSITIVE_SOURCE = re.compile(
@@ -754,7 +878,8 @@ _CONSTRAINT_RESIDUE = frozenset(
         *split_words(
             "language languages words format version reader readers audience level read reads "
             "pieces posts ones stuff content written aimed simple plain terms tone everything "
-            "up accessible understandable friendly easy readable appropriate suited"
+            "up accessible understandable friendly easy readable appropriate suited cut drop "
+            "remove lose ditch exclude skip"
         ),
     )
 )
@@ -775,8 +900,13 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
         return bool(_NEGATION.search(q[:s]))
 
     def standing(i: int) -> bool:
-        """The value at token ``i`` stands alone (not a modifier of a noun after it)."""
-        return i + 1 >= len(toks) or toks[i + 1][0] in _VALUE_NEXT
+        """The value at token ``i`` stands alone (not a modifier of a noun after it; "any
+        FAQs about it" stands)."""
+        if i + 1 >= len(toks) or toks[i + 1][0] in _VALUE_NEXT:
+            return True
+        return toks[i + 1][0] in ("about", "on", "regarding", "for") and (
+            i + 2 >= len(toks) or toks[i + 2][0] in fw.POINTERS
+        )
 
     def add(dim: str, value: str, s: int, e: int, neg: bool) -> None:
         # audience, format and a length word re-weight, as the question parser has them
@@ -832,8 +962,8 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
             continue
         if w in _LENGTH_WORDS and not negated(s):
             add("length", _LENGTH_WORDS[w], s, e, False)
-        elif w in lx.FORMATS:
-            add("format", lx.FORMATS[w], s, e, negated(s))
+        elif w in lx.FORMATS or (w.endswith("s") and w[:-1] in lx.FORMATS):
+            add("format", lx.FORMATS.get(w) or lx.FORMATS[w[:-1]], s, e, negated(s))
         elif w in lx.SOURCE_SITES:
             add("source", w, s, e, negated(s))
         elif len(w) >= 4 and w not in fw.FILLER:
@@ -876,7 +1006,7 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
 _DROP_VERB = re.compile(
     r"\b(?P<v>forget(?: about)?|drop|ignore|skip|leave out|leave aside|set aside|"
     r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|"
-    r"(?:leave|set|put|take|keep)(?= (?:the|that|this|those) [\w\- ]{1,40}? (?:part|bit|stuff|"
+    r"(?:leave|set|put|take|keep)(?= (?:the|that|this|those) (?:[\w\- ]{1,40}? )?(?:part|bit|stuff|"
     r"side|angle|aspect|thing) (?:out|aside)\b)|never ?mind|without(?= the [\w\- ]{1,40}? "
     r"(?:part|bit|stuff|side|angle|aspect|thing)s?\b)|"
     r"no longer (?:need|want|care about)|(?:do not|don't|dont) (?:need|want|care about)|"
@@ -926,8 +1056,8 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
         if trimmed == obj:
             break
         obj = trimmed
-    if re.search(r"\d", obj):
-        return None
+    if re.search(r"\d", obj) or _CLAUSE.search(" " + obj):
+        return None  # "forget that should libraries still charge fines": a new question
     value: str | None = None
     if _PRONOUN_OBJECT.match(obj) or "aside" in m.group("v").lower():
         # "leave it aside": the facet of the previous plan the turn names
@@ -940,6 +1070,8 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
                 break
         if value is None and not _PRONOUN_OBJECT.match(obj):
             value = obj
+        if value is None and previous.aspects and previous.derivation.startswith("add_aspect"):
+            value = previous.aspects[-1].text  # "leave that part out": the facet just added
     else:
         value = obj
     if not value or not 1 <= len(_content(value)) <= 4:
@@ -985,10 +1117,11 @@ _VIEWS = [
         r"support it|think so)\b",
         r"\bhear\s+(?:from|what)\s+(?:the\s+)?" + _GROUP + r"(?:\s+(?:think|say|have to say))?"
         r"\s*[?.!]*\s*$",
-        r"\b(?:input|voices?|testimon(?:y|ies)|experiences?)\s+(?:of|from)\s+(?:the\s+)?"
-        + _GROUP
-        + r"\s*[?.!]*\s*$",
+        r"\b(?:input|voices?|testimon(?:y|ies)|experiences?|quotes?|statements?|comments?|"
+        r"words)\s+(?:of|from)\s+(?:the\s+)?" + _GROUP + r"\s*[?.!]*\s*$",
         r"\bwhat\s+(?:position|view|stance)\s+do(?:es)?\s+" + _GROUP + r"\s+take\b",
+        r"^\s*(?:and\s+)?(?:do|does|did|would)\s+" + _GROUP + r"\s+have\s+(?:a|an|any)\s+"
+        r"(?:view|opinion|position|take|stance|say|perspective)\b",
         _GROUP + r"(?:'s|’s|'|’)\s+(?:own\s+)?" + _VIEW_NOUN + r"\b",
         r"\b" + _VIEW_NOUN + r"\s+(?:of|from)\s+(?:the\s+|an?\s+)?" + _GROUP + r"\s*(?:[,.!?]|$|"
         r"\s+on\s+(?:this|that|it|the)\b)",
@@ -1022,7 +1155,7 @@ _VIEW_RESIDUE = frozenset(
         "perspective point position take opinion stance see feel believe reckon argue said "
         "have has welcome love appreciate interested hear look into also what how opinan piensan "
         "dicen sagen denken meinen pensent disent pensano dicono dizem pensam acham sehen "
-        "finden ne"
+        "finden ne want wants know she'd he'd they'd"
     )
 )
 
@@ -1059,6 +1192,15 @@ def _group_view(text: str, previous: QueryPlan) -> FollowUp | None:
         if _residue(t, [m.span()], previous, also=_VIEW_RESIDUE):
             continue
         return _add_perspective(previous, x)
+    m = re.fullmatch(
+        r"\s*(?:(?:and|what about|how about)\s+)?(?:the\s+)?"
+        r"(?P<x>[^\W\d_][\w\-]*(?:\s+[^\W\d_][\w\-]*)?)"
+        r"\s+(?:opinion|opinions|view|views|perspective|take|side|stance)\s*[?.!]*\s*",
+        t,
+        re.I,
+    )
+    if m and _is_role(_words(m.group("x"))[-1]):
+        return _add_perspective(previous, m.group("x"))
     # a group's name alone: "landlords?", "and the unions?", "marine biologists?"
     m = re.fullmatch(r"\s*(?:(?:and|also|y|und|et)\s+)?(?P<x>[^\W\d_][\w'’\- ]*?)\s*[?.!]*\s*", t)
     if m:
@@ -1072,7 +1214,7 @@ def _group_view(text: str, previous: QueryPlan) -> FollowUp | None:
 # --------------------------------------------------------------------------- 7 a facet
 
 _WEAK_FRAME = re.compile(
-    r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:(?:and\s+)?what\s+about|how\s+about|"
+    r"^\s*(?:(?:and|but|so|now|also|ok|okay|und|y|et|e)[,]?\s+)*(?:(?:and\s+)?what\s+about|how\s+about|"
     r"what\s+of|was\s+ist\s+mit|qu'en\s+est-il\s+(?:de|du|des)|y\s+qu[ée]\s+hay\s+de|"
     r"y\s+qu[ée]\s+pasa\s+con|e\s+quanto\s+(?:a|ao|à|aos|às)|e\s+(?:per|riguardo\s+a)|"
     r"and|y|und|et|e)\s+(?P<x>.+)$",
@@ -1087,6 +1229,8 @@ _STRONG_FRAME = re.compile(
     r"(?:i'?m|i\s+am)\s+(?:mostly\s+|most\s+|more\s+|particularly\s+|especially\s+|also\s+)?"
     r"interested\s+in|more\s+on|go\s+deeper\s+(?:on|into)|expand\s+on|"
     r"tell\s+me\s+more\s+about|dig\s+into|think\s+about|"
+    r"(?:talk|speak|say\s+(?:something|more|a\s+bit))\s+(?:also\s+|more\s+)?about|discuss|"
+    r"address|mention|"
     r"(?:(?:know|hear|learn|read|see|find\s+out)\s+)?more\s+about|"
     r"(?:is\s+there\s+)?(?:anything|something|any\s+(?:info|information|data|evidence))\s+"
     r"(?:on|about|regarding))\s+(?P<x>.+)$",
@@ -1098,7 +1242,9 @@ _EFFECT_FRAME = re.compile(
     r"help|hurt|harm)|(?:what(?:'s|\s+is|\s+are|\s+about)?\s+)?(?:the\s+)?(?:impacts?|effects?|"
     r"consequences)\s+(?:on|for)|(?:is|are)\s+(?P<s2>it|that|this|they)\s+(?:good|bad|safe|"
     r"harmful|ok|fair)\s+for|does\s+(?P<s3>it|that|this)\s+(?:affect|help|hurt|harm)|"
-    r"(?:is|does)\s+(?P<s4>that|this|it)\s+(?:also\s+)?(?:true|apply|the same)\s+(?:for|to))"
+    r"(?:is|does)\s+(?P<s4>that|this|it)\s+(?:also\s+)?(?:true|apply|the same)\s+(?:for|to)|"
+    r"what\s+(?:bearing|effect|impact|influence|difference)\s+(?:does|do|would|will|might|could)"
+    r"\s+(?P<s5>it|this|that|they)\s+(?:have|make)\s+(?:on|to|for))"
     r"\s+(?P<x>.+)$",
     re.I,
 )
@@ -1144,12 +1290,14 @@ _ONES = re.compile(
 _CLAUSE = re.compile(
     r"(?:^|,|\s)(?:is|are|was|were|should|shall|would|could|can|do|does|did|will|has|have|"
     r"must|ought|who|whom|whose|why|where|when|which|whether|ist|sind|es|son|est|sont)\b"
-    r"|\b(?:it|that|there|they|he|she|what|who|this|here)['’](?:s|re|ll|d|ve)\b",
+    r"|\b(?:it|that|there|they|he|she|what|who|this|here)['’](?:s|re|ll|d|ve)\b"
+    # a statement about the user ("I'm biased", "I live under a flight path")
+    r"|\b(?:i|we|you)['’](?:m|re|ve|d|ll)\b|\b(?:i|we)\s+(?:am|have|live|work|need|want)\b",
     re.I,
 )
 _FACET_LEAD = re.compile(
     r"^(?:(?:the|a|an|its|their|it's|this|that|these|those|los|las|les|la|le|el|die|der|"
-    r"das|den|des|l'|any|some|more)\s+)+",
+    r"das|den|des|dem|einem|einer|il|lo|gli|i|os|l'|any|some|more|like)\s+)+",
     re.I,
 )
 _FACET_TAIL = re.compile(
@@ -1177,7 +1325,75 @@ _PREVIOUS_EDIT = re.compile(r"^add_perspective\b")
 def _clean_facet(x: str) -> str:
     x = re.sub(r"[?.!]+\s*$", "", x.strip())
     x = _FACET_TAIL.sub("", x).strip()
+    x = re.sub(
+        r"\s+(?:between|for|among|to|on|with)\s+(?:them|it|us|each other)$", "", x, flags=re.I
+    )
     return _FACET_LEAD.sub("", x).strip(" ,")
+
+
+# a phrase the user marks as a part of the answer ("the storytelling part")
+_MARKED_FACET = re.compile(r"\s(?:part|bit|aspect|angle|side|stuff|thing)s?\s*[?.!]*\s*$", re.I)
+# a population named by what its members have or do ("people with diabetes")
+_POPULATION_FRAME = re.compile(
+    r"^(?:the\s+)?(?:people|persons|those|anyone|patients|families|households|kids|children|"
+    r"adults|workers|students|women|men|residents|users)\s+(?:with|without|who|living|on|over|"
+    r"under|from)\b",
+    re.I,
+)
+# "are they expensive to run?", "is it legal though?": a question about the previous topic,
+# its subject a pronoun, asks about a facet
+_PRONOUN_QUESTION = re.compile(
+    r"^\s*(?:(?:and|but|so|ok|okay|also)[,]?\s+)*(?:is|are|was|were|does|do|did|would|will|"
+    r"can|could|isn't|aren't|doesn't|won't)\s+(?:it|they|this|that|these|those)\s+"
+    r"(?:(?:really|actually|also|even|still)\s+)?(?P<x>[^,;:]+?)\s*[?.!]*\s*$",
+    re.I,
+)
+_PRONOUN_VERBS = re.compile(
+    r"^(?:hurt|harm|affect|help|improve|worsen|damage|raise|lower|increase|reduce|cut|boost|"
+    r"change|cause|create|lead\s+to|make|have|need|require|cost|take|bring|mean\s+for)\s+",
+    re.I,
+)
+# "does back pain come into it?": a facet as the subject, the topic as the object
+_COMES_INTO_IT = re.compile(
+    r"^\s*(?:(?:and|but|so|ok|okay)[,]?\s+)*(?:does|do|did|would|will|should|is|are)\s+"
+    r"(?P<x>.+?)\s+(?:come\s+into\s+(?:it|this|that|play)|matter(?:\s+(?:here|at\s+all|much))?|"
+    r"play\s+a\s+(?:role|part)|factor\s+in|figure\s+in(?:\s+(?:it|this))?|come\s+up|"
+    r"count(?:\s+for\s+anything)?)\s*(?:here|at\s+all|though|too)?\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+def _pronoun_question(q: str, previous: QueryPlan) -> FollowUp | None:
+    m = _COMES_INTO_IT.match(q)
+    if m:
+        return _facet(m.group("x"), previous, strong=True, back=True, perspective_next=False)
+    m = _PRONOUN_QUESTION.match(q)
+    if m is None:
+        return None
+    x = m.group("x")
+    inf = re.search(r"\b(?:to|that|whether|if)\s+(?P<v>\w+)(?P<rest>.*)$", x, re.I)
+    if inf:
+        if inf.group(0).split()[0].lower() != "to":
+            return None  # "is it true that …", "is it ok if …": a clause of its own
+        if _residue(inf.group("rest"), previous=previous, also=fw.POPULATIONS):
+            return None  # "is it ethical to eat octopus": an object of its own
+    x = _clean_facet(_PRONOUN_VERBS.sub("", x.strip()))
+    if not _content(x) or len(_content(x)) > 5:
+        return None
+    return _add_aspect(previous, x)
+
+
+def _name_for_name(value: str, previous: QueryPlan) -> bool:
+    """ "and in Prague?" after "Should Amsterdam limit new hotels?": a name where the
+    previous topic has a name (a capitalised word not opening the sentence) puts one
+    place or body in the place of another."""
+    if not value[:1].isupper():
+        return False
+    prev = previous.root_query or previous.question
+    toks = re.findall(r"[^\W\d_][\w'’\-]*", prev)
+    names = [t for t in toks[1:] if t[:1].isupper() and t.lower() not in fw.FILLER]
+    mine = {w.lower() for w in value.split()}
+    return bool(names) and not mine & {n.lower() for n in names}
 
 
 def _slot_taken(prep: str, rest: list[str], previous: QueryPlan) -> bool:
@@ -1207,6 +1423,8 @@ def _facet(
     """The facet a phrase names, or None when it names a topic of its own. ``judge``:
     the embedder's reading of a phrase whose head no lexicon lists."""
     back = back or any(w in fw.POINTERS for w in _words(x))  # "the stress it causes"
+    marked = _MARKED_FACET.search(x) or _POPULATION_FRAME.match(_clean_facet(x))
+    strong = strong or bool(marked)
     x = _clean_facet(x)
     if _CLAUSE.search(" " + x) or re.search(r"[,;:.!?]", x):
         return None  # "eggs, are they bad too?", "who wrote Emma": a predicate of its own
@@ -1217,7 +1435,7 @@ def _facet(
     if first in _PREPOSITIONS:
         rest = words
         value = re.sub(r"^\w+\s+(?:the\s+|a\s+|an\s+)?", "", x, flags=re.I)
-        if _slot_taken(first, rest, previous) and not back:
+        if (_slot_taken(first, rest, previous) or _name_for_name(value, previous)) and not back:
             return None  # a sibling: the same slot filled differently
         return _add_aspect(previous, value)
     if first in _REQUEST_VERBS:
@@ -1235,7 +1453,7 @@ def _facet(
         return None  # a sibling: "wealth taxes" after "inheritance tax"
     if perspective_next and _is_role(head) and len(words) <= 3:
         return _add_perspective(previous, x)  # "and teachers?" after a group's view
-    if _is_facet(head) or _is_person(head) or not foreign:
+    if _is_facet(head) or _is_person(head) or _is_person(words[0]) or not foreign:
         return _add_aspect(previous, x)
     if (
         judge is not None
@@ -1277,12 +1495,15 @@ def _facet_edit(q: str, previous: QueryPlan, judge: FacetJudge | None) -> Follow
         return _add_aspect(previous, m.group("x"))
     m = _EFFECT_FRAME.match(q)
     if m:
-        subject = next((g for g in m.group("s", "s2", "s3", "s4") if g), "")
+        subject = next((g for g in m.group("s", "s2", "s3", "s4", "s5") if g), "")
         if not _residue(subject, previous=previous, also=_EFFECT_SUBJECT | {"like"}):
             return _facet(m.group("x"), previous, strong=True, back=True, perspective_next=False)
     x = _effect_object(q, previous)
     if x is not None:
         return _facet(x, previous, strong=True, back=True, perspective_next=False)
+    found = _pronoun_question(q, previous)
+    if found:
+        return found
     m = _STRONG_FRAME.match(q)
     if m:
         x = _effect_object(m.group("x"), previous) or m.group("x")
@@ -1357,5 +1578,31 @@ def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None =
         ]
         own = [p for r, p in reads if r is None and _OWN_QUESTION.search(p)]
         if follow and not asks and not own:
-            return follow[0]  # "… aren't blogs? My teacher doesn't accept them."
-    return FollowUp(False, "new_topic", rule="a topic of its own")
+            # "… aren't blogs? My teacher doesn't accept them."; a request that names its
+            # edit outranks a phrase read as a facet
+            return sorted(follow, key=lambda r: r.rule.startswith("7"))[0]
+    found = _comment_and_request(fixed, previous, judge)
+    return found or FollowUp(False, "new_topic", rule="a topic of its own")
+
+
+def _comment_and_request(
+    text: str, previous: QueryPlan, judge: FacetJudge | None
+) -> FollowUp | None:
+    """ "those feel shallow, only the long ones", "only short stuff pls, i have like an
+    hour": a request that names its edit, beside a short comment on the answer or on the
+    user's needs (no question, at most four words of its own). A phrase read only as a
+    facet is not enough here: "what about tea, should we tax it" is a question of its own."""
+    clauses = [c for c in _CLAUSE_SPLIT.split(text) if c.strip()]
+    if len(clauses) < 2:
+        return None
+    reads = [(_read(c, previous, judge), c) for c in clauses]
+    follow = [r for r, _ in reads if r is not None and not r.rule.startswith("7")]
+    rest = [c for r, c in reads if r is None or r.rule.startswith("7")]
+    if len(follow) != 1:
+        return None
+    for c in rest:
+        if c.rstrip().endswith("?") or _QUESTION_START.match(unwrap(c)) or _OWN_QUESTION.search(c):
+            return None
+        if len(_residue(c, previous=previous)) > 4:
+            return None
+    return follow[0]

@@ -74,7 +74,12 @@ FILLER = frozenset(
         "fontes fonte artigos documentos resultados textos quero queria podes pode poderia "
         "mostra mostre me "
         # German and French document nouns
-        "texte text textes"
+        "texte text textes "
+        # Dutch
+        "alleen graag het een van ook bronnen artikelen documenten resultaten alsjeblieft "
+        "alstublieft bedankt "
+        # spoken fillers (dictated turns)
+        "um uh uhm erm er yeah"
     )
 )
 
@@ -97,7 +102,8 @@ COURTESY = frozenset(
 DROP_REASONS = frozenset(
     split_words(
         "separate different irrelevant relevant needed necessary important useful matter "
-        "feel free tangent off-topic distraction"
+        "feel free tangent off-topic distraction read enough heard seen plenty covered "
+        "i've we've already"
     )
 )
 
@@ -119,7 +125,7 @@ CUE_WORDS = frozenset(
         "side against compare drop just view views say says those their there with delete "
         "ignore forget skip people thanks thank spanish english german french italian "
         "reference references remove why where which does perspective opinion police "
-        "arguments argument should could would going keep"
+        "arguments argument should could would going keep and articles beginners beginner"
     )
 )
 # informal spellings of cue words
@@ -185,7 +191,7 @@ FACET_NOUNS = frozenset(
         "coste costes costo costos precio precios seguridad salud empleo empleos "
         "medioambiente ambiente impacto efectos riesgos privacidad calidad ruido comercio "
         "kosten preis preise sicherheit gesundheit umwelt arbeitsplätze datenschutz "
-        "auswirkungen risiken qualität lärm "
+        "auswirkungen risiken qualität lärm rechte rechten schutz "
         "coût coûts prix sécurité santé emploi emplois environnement impact effets "
         "risques confidentialité qualité bruit"
     )
@@ -273,6 +279,8 @@ ROLE_ENDINGS = (
     "ólogos",
     "ologues",
     "ologen",
+    "tori",
+    "isti",
 )
 # populations an answer can be narrowed to ("what about kids?"): an aspect, not a view
 POPULATIONS = frozenset(
@@ -281,7 +289,9 @@ POPULATIONS = frozenset(
         "seniors pensioners retirees women men girls boys babies infants toddlers "
         "families minorities immigrants migrants refugees poor rich disabled pregnant "
         "smokers drinkers newborns generation millennials boomers students pupils "
+        "passengers flyers fliers households "
         "niños niñas mujeres hombres mayores jóvenes kinder frauen männer ältere "
-        "jugendliche enfants femmes hommes jeunes âgées"
+        "jugendliche enfants femmes hommes jeunes âgées bambini anziani donne giovani "
+        "crianças idosos mulheres jovens"
     )
 )
