@@ -161,3 +161,54 @@ def train_stance_command(
         f"dev score {result.dev['score']}, "
         f"temperature {result.dev['temperature']}, {summary['minutes']} min)"
     )
+
+
+@train_group.command("turn-kind")
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="a development dialogue set (repeat; default: tests/data/conversation_dev*.jsonl "
+    "of the source tree). Never a test set.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="where to write the weights (default: the bundled assistant/understand/weights/"
+    "turn_kind.npz)",
+)
+@click.option(
+    "--cross-check",
+    is_flag=True,
+    help="hold each set out in turn and report how the model trained on the others reads it",
+)
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+def turn_kind_command(
+    data: tuple[Path, ...], out: Path | None, cross_check: bool, as_json: bool
+) -> None:
+    """Train the follow-up turn-kind classifier (seconds; see assistant/understand/turn_kind.py)."""
+    from assistant.embed import LazyEmbedder
+    from assistant.understand import turn_kind
+
+    files = [Path(p) for p in data] or sorted(
+        (Path(__file__).resolve().parents[2] / "tests" / "data").glob("conversation_dev*.jsonl")
+    )
+    if not files:
+        raise InputError(
+            "no dialogue sets given", hint="pass --data tests/data/conversation_dev.jsonl"
+        )
+    if any("test" in f.name for f in files):
+        raise InputError(
+            "a test set cannot train the turn-kind model",
+            hint="train on the development sets (conversation_dev*.jsonl) only",
+        )
+    embedder = LazyEmbedder()
+    if cross_check:
+        report = turn_kind.cross_check(files, embedder)
+    else:
+        model = turn_kind.train(files, embedder)
+        target = out or turn_kind.WEIGHTS
+        model.save(target)
+        report = {"out": str(target), **model.meta}
+    click.echo(json.dumps(report, indent=2) if as_json else json.dumps(report))

@@ -51,6 +51,16 @@ The edits, tried in this order:
    filled ("and in Lima?" after "… in Mexico City"). A group's name after a
    turn that asked for a group's view asks for another view ("and teachers?").
 
+8. the rules found no edit, but the trained turn-kind model
+   (:mod:`assistant.understand.turn_kind`, given with the facet judge) reads a
+   request for more results or for one side at P >= 0.5, and the turn's words
+   say the side (for "more", the side in force otherwise).
+
+Before rule 7's phrase is read, a question about the topic through a pronoun
+("is it legal though?", "does back pain come into it?") asks about a facet; a
+turn of a short comment and a request ("those feel shallow, only the long
+ones") is read by its request.
+
 Everything else is a new topic: in particular "what about nuclear power then?"
 after a question on coal, whose words are neither a facet nor the previous
 topic's, and "And is homeschooling better?", a question with a predicate of its
@@ -510,6 +520,7 @@ def _reference(text: str, previous: QueryPlan) -> FollowUp | None:
 
 _MORE_CUE = re.compile(
     r"\b(?:more|further|additional|others|another|else|next|keep going|continue|go on|the rest|"
+    r"keep (?:them|those|it) coming|"
     r"remaining|(?:any|some)\s+other(?=\s+(?:arguments?|sources?|results?|views?|evidence|"
     r"studies|points|articles|ones)\b)|"
     r"más|mas|mais|ancora|altri|altre|outros|outras|otros|otras|mehr|weitere[nrs]?|weitere|"
@@ -537,6 +548,7 @@ _OTHER_SIDE = re.compile(
 _MORE_WORDS = frozenset(
     split_words(
         "more further additional others another else next keep going continue go on más mas "
+        "coming "
         "otros otras mehr weitere weiteren weiterer weiteres plus encore autres side sides view "
         "views camp arguments argument evidence reasons points examples results links options "
         "ones page pages couple few same similar kind mismo lado côté seite one opposing opposite "
@@ -590,7 +602,10 @@ _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
 }
 # words that name a side, not a group ("the opposing view")
 _SIDE_WORDS = frozenset(
-    split_words("opposing opposite other pro con pros cons supporting sceptical skeptical critical")
+    split_words(
+        "opposing opposite other pro con pros cons supporting sceptical skeptical critical "
+        "optimistic pessimistic positive negative favourable favorable supportive hostile"
+    )
 )
 _SIDE_RESIDUE = frozenset(
     split_words(
@@ -598,7 +613,7 @@ _SIDE_RESIDUE = frozenset(
         "someone folks those who say says think argue believe claim make camp view views "
         "perspective position now switch flip swap turn change instead argumente argumentos "
         "argomenti see read hear get summary answer overview list confine confined restrict "
-        "limit "
+        "limit take "
         # the previous topic's proposal, named by its kind ("only the case for the mandate")
         "mandate ban proposal policy plan idea measure law rule reform requirement scheme"
     )
@@ -1581,8 +1596,54 @@ def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None =
             # "… aren't blogs? My teacher doesn't accept them."; a request that names its
             # edit outranks a phrase read as a facet
             return sorted(follow, key=lambda r: r.rule.startswith("7"))[0]
-    found = _comment_and_request(fixed, previous, judge)
+    found = _comment_and_request(fixed, previous, judge) or _learned_kind(fixed, previous, judge)
     return found or FollowUp(False, "new_topic", rule="a topic of its own")
+
+
+def _side_named(q: str, previous: QueryPlan) -> Side | None:
+    """The side a turn's words name: a side word, "the other side" after a one-sided
+    turn, or a restated or denied claim; None when they name none or both."""
+    found = _arguments_side(q, previous)
+    if found is not None:
+        return found[0]
+    if _BOTH_FACETS.search(q):
+        return None
+    prev_side = _one_sided(previous)
+    if _OTHER_SIDE.search(q) and prev_side:
+        return _other(prev_side)
+    words = set(_words(q))
+    con = bool(words & _CON_WORDS) or bool(_TERSE_SIDE["con"].search(q))
+    pro = bool(words & _PRO_WORDS) or bool(_TERSE_SIDE["pro"].search(q))
+    if con != pro:
+        return "con" if con else "pro"
+    for c in find_side_cues(q):
+        return c.side
+    return None
+
+
+def _learned_kind(text: str, previous: QueryPlan, judge: FacetJudge | None) -> FollowUp | None:
+    """Rule 8: a turn the rules read as a topic of its own, which the trained turn-kind
+    model (:mod:`assistant.understand.turn_kind`) reads as a request for more or for one
+    side at P >= MIN_P, is that edit when its words say the side (for "more", the side
+    in force otherwise)."""
+    from assistant.understand.turn_kind import MIN_P
+
+    read = judge.kind(text) if judge is not None else None
+    if read is None or read[1] < MIN_P or read[0] not in ("more", "one_side"):
+        return None
+    q = unwrap(text)
+    if not _residue(q, also=_REQUEST_VERBS):
+        return None  # "Could you add that?": a request pointing back says nothing to read
+    side = _side_named(q, previous)
+    note = f"8 turn-kind model ({read[0]} {read[1]:.2f})"
+    if read[0] == "one_side":
+        if side is None:
+            return None
+        found = _one_side(previous, side)
+        found.rule = note
+        return found
+    page = side or _one_sided(previous) or "both"
+    return _edit(previous, "more", page, note, [f"+ page {page}"])
 
 
 def _comment_and_request(
