@@ -184,3 +184,34 @@ def test_editing_a_follow_up_plan_keeps_its_thread(tmp_path: Path) -> None:
     _, plan = pipe.calls[2]
     assert plan is not None and plan.follows == 1 and plan.source == "user"
     assert ("language", "fr") in {(c.dimension, c.value) for c in plan.constraints}
+
+
+def test_ctrl_t_asks_a_misread_follow_up_as_a_new_topic(tmp_path: Path) -> None:
+    """A turn read as a follow-up that was meant as a question of its own: Ctrl+T asks it
+    again, parsed on its own, and the new turn follows nothing."""
+    pipe = ScriptedPipeline()
+    store = MemoryStore()
+    app = build_app(tmp_path, pipeline=pipe, store=store)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await ask(pilot)
+        await finish(pilot)
+        await ask(pilot, "what about the side effects?")
+        await finish(pilot)
+        second = _turns(app)[1]
+        assert "Ctrl+T asks it as a new topic" in text_of(second.query_one(FollowUpView))
+        await pilot.press("ctrl+t")
+        await finish(pilot)
+        third = _turns(app)[2]
+        assert third.question == "what about the side effects?"
+        assert not third.query(FollowUpView)
+        await pilot.press("ctrl+t")  # the last answer is a new topic already
+        await pilot.pause()
+        assert len(_turns(app)) == 3
+
+    run(app, flow)
+    (_, first), (_, second), (_, third) = pipe.calls
+    assert first is None and second is not None and second.follows == 1
+    assert third is None  # parsed by the pipeline on its own
+    (info,) = store.list_sessions()
+    assert [t.result.plan.follows for t in store.turns(info.id)] == [None, 1, None]

@@ -151,6 +151,7 @@ class SphereApp(App[None]):
         Binding("ctrl+b", "toggle_sidebar", "Sessions"),
         Binding("f2", "pick_index", "Index"),
         Binding("ctrl+r", "edit_plan", "Edit plan", show=False),
+        Binding("ctrl+t", "ask_as_new_topic", "New topic", show=False),
         # priority: Input uses ctrl+e for "end of line" (End still does that)
         Binding("ctrl+e", "export", "Export", priority=True),
         Binding("f1", "help", "Help"),
@@ -315,21 +316,22 @@ class SphereApp(App[None]):
             box.remember(question)
             box.value = ""
 
-    def ask(self, question: str, plan: QueryPlan | None = None) -> bool:
+    def ask(self, question: str, plan: QueryPlan | None = None, *, new_topic: bool = False) -> bool:
         """Start a turn; ``False`` if one is already running.
 
         A typed question (no ``plan``) is first read against the conversation
         (:func:`assistant.thread.next_step`): a follow-up runs the previous plan with its
         edit applied (shown as a diff), a question about an answer ("why is [3] there?")
         is answered from the answers on screen without a search, and anything else is a
-        new topic."""
+        new topic. ``new_topic``: the user said it is one (Ctrl+T on a turn read as a
+        follow-up); the question is parsed on its own."""
         if self._active_turn is not None:
             self.notify("A question is still running. Esc cancels it.", severity="warning")
             return False
         skip = None
         previous: QueryPlan | None = None
         edited = plan  # a plan the user edited (shown as such)
-        if plan is None:
+        if plan is None and not new_topic:
             try:
                 step = next_step(question, self._thread())
             except SphereError as exc:  # "why is [99] there?" when there is no [99]
@@ -346,7 +348,7 @@ class SphereApp(App[None]):
                 self._commit(result, view)
                 return True
             plan, skip = step.plan, step.skip
-        elif plan.follows is not None:
+        elif plan is not None and plan.follows is not None:
             base = self._turn_by_id(plan.follows)
             previous = base.result.plan if base is not None and base.result else None
         key = next(self._turn_keys)
@@ -556,6 +558,19 @@ class SphereApp(App[None]):
                 self.ask(question, plan=edited)
 
         self.push_screen(PlanEditorScreen(question, plan), rerun)
+
+    def action_ask_as_new_topic(self) -> None:
+        """The last turn was read as a follow-up (or answered from the log) but was meant as
+        a question of its own: ask it again as a new topic, which starts a new thread."""
+        for turn in reversed(list(self._turns.values())):
+            if turn.result is None or not turn.is_attached:
+                continue
+            if turn.result.plan.follows is None:
+                self.notify("The last answer already started a new topic.", severity="warning")
+                return
+            self.ask(turn.question, new_topic=True)
+            return
+        self.notify("No answer yet: ask a question first.", severity="warning")
 
     def action_edit_plan(self) -> None:
         for turn in reversed(list(self._turns.values())):
@@ -839,6 +854,11 @@ class SphereApp(App[None]):
             "Edit plan and re-run",
             "Change the query plan of the last answer",
             self.action_edit_plan,
+        )
+        yield SystemCommand(
+            "Ask the last question as a new topic",
+            "It was read as a follow-up but has a topic of its own (Ctrl+T)",
+            self.action_ask_as_new_topic,
         )
         yield SystemCommand("Help", "Keys and what Sphere does", self.action_help)
         yield SystemCommand(

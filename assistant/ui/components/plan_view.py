@@ -22,7 +22,13 @@ class FollowUpView(Vertical):
 
     def compose(self) -> ComposeResult:
         head, changes = follow_up_lines(self.plan, self.previous)
-        yield Static(Content.assemble((head, "bold $accent")), classes="follow-head")
+        yield Static(
+            Content.assemble(
+                (head, "bold $accent"),
+                ("  · not a follow-up? Ctrl+T asks it as a new topic", "$text-muted"),
+            ),
+            classes="follow-head",
+        )
         for line in changes:
             style = "$success" if line.startswith("+") else "$error" if line[:1] == "-" else ""
             yield Static(Content.assemble(("  " + line, style)), classes="follow-change")

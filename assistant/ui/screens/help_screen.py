@@ -37,6 +37,7 @@ question with a topic of its own starts a new thread.
 | Enter on `[n]`, or click | show the evidence: source, passage, quote, verification |
 | Enter on a table row | show the row's sentence for each aspect and how it was checked |
 | Ctrl+R | edit the query plan of the last answer and re-run it |
+| Ctrl+T | the last question was read as a follow-up: ask it as a new topic |
 | Ctrl+N | new session |
 | Ctrl+B | sessions: open (Enter), rename (r), delete (d), search |
 | F2 | choose another index |
