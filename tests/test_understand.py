@@ -142,6 +142,26 @@ def test_natural_claims(question: str, pro: str, con: str) -> None:
     assert parse_rules(question).claims == (pro, con)
 
 
+@pytest.mark.parametrize(
+    ("question", "pro", "con"),
+    [
+        (
+            "what about nuclear power, is it safe?",
+            "Nuclear power is safe.",
+            "Nuclear power is not safe.",
+        ),
+        ("Nuclear power: is it safe?", "Nuclear power is safe.", "Nuclear power is not safe."),
+        (
+            "School uniforms - should they be mandatory?",
+            "School uniforms should be mandatory.",
+            "School uniforms should not be mandatory.",
+        ),
+    ],
+)
+def test_a_topic_set_before_its_question_is_the_subject(question: str, pro: str, con: str) -> None:
+    assert make_claims(question, "two_sided") == (pro, con)
+
+
 def test_claims_fallbacks() -> None:
     assert make_claims("Why do people like jazz so much, honestly?", "two_sided")[0].startswith(
         "We support the claim that"

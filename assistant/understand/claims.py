@@ -205,6 +205,41 @@ def make_claims(text: str, intent: Intent) -> tuple[str, str]:
             _sentence(f"{topic} {verb} {m.group('a')}"),
             _sentence(f"{topic} {verb} {m.group('b')}"),
         )
+    # "Nuclear power, is it safe?", "Social media: are they bad for teens?": a topic set
+    # before a yes/no question whose subject points back at it is that question's subject
+    m = re.match(
+        r"^(?:(?:and|so|but|ok|okay|now|what about|how about)[,]?\s+)*(?P<x>[^,:;?]{2,80}?)\s*"
+        r"[,:;\-–—]\s*(?P<aux>is|are|was|were|does|do|should|can|will|would|could)\s+"
+        r"(?:it|they|this|that|these|those)\b\s*(?P<rest>[^?]*)\??$",
+        t,
+        re.I,
+    )
+    if m and m.group("rest").strip():
+        x = re.sub(
+            r"^(?:the perspective on|the debate (?:on|over|about))\s+",
+            "",
+            m.group("x").strip(),
+            flags=re.I,
+        )
+        aux, rest = m.group("aux").lower(), m.group("rest").strip()
+        if re.search(r"\bor\b", rest):
+            yn = _yes_no_claims(f"{aux} {x} {rest}?")  # "Time – is it linear or cyclical?"
+            if yn:
+                return yn
+        elif aux in ("is", "are", "was", "were"):
+            verb = {"is": "are", "are": "are", "was": "were", "were": "were"}[aux]
+            if not _plural(x):
+                verb = "is" if aux in ("is", "are") else "was"
+            return _sentence(f"{x} {verb} {rest}"), _sentence(f"{x} {verb} not {rest}")
+        elif aux in ("does", "do"):
+            v, *obj = rest.split(" ", 1)
+            tail = f" {obj[0]}" if obj else ""
+            third = _third_person(v) if not _plural(x) else v
+            neg = "does" if not _plural(x) else "do"
+            return _sentence(f"{x} {third}{tail}"), _sentence(f"{x} {neg} not {v}{tail}")
+        else:
+            neg_aux = "cannot" if aux == "can" else f"{aux} not"
+            return _sentence(f"{x} {aux} {rest}"), _sentence(f"{x} {neg_aux} {rest}")
     # "…: <yes/no question>?" — the part after a title colon
     tail = (
         t.split(":", 1)[1].strip()

@@ -1341,7 +1341,10 @@ def _clean_facet(x: str) -> str:
     x = re.sub(r"[?.!]+\s*$", "", x.strip())
     x = _FACET_TAIL.sub("", x).strip()
     x = re.sub(
-        r"\s+(?:between|for|among|to|on|with)\s+(?:them|it|us|each other)$", "", x, flags=re.I
+        r"\s+(?:between|for|among|to|on|with|of)\s+(?:them|it|us|each other|this|that)$",
+        "",
+        x,
+        flags=re.I,
     )
     return _FACET_LEAD.sub("", x).strip(" ,")
 
