@@ -235,8 +235,8 @@ def make_claims(text: str, intent: Intent) -> tuple[str, str]:
             v, *obj = rest.split(" ", 1)
             tail = f" {obj[0]}" if obj else ""
             third = _third_person(v) if not _plural(x) else v
-            neg = "does" if not _plural(x) else "do"
-            return _sentence(f"{x} {third}{tail}"), _sentence(f"{x} {neg} not {v}{tail}")
+            do = "does" if not _plural(x) else "do"
+            return _sentence(f"{x} {third}{tail}"), _sentence(f"{x} {do} not {v}{tail}")
         else:
             neg_aux = "cannot" if aux == "can" else f"{aux} not"
             return _sentence(f"{x} {aux} {rest}"), _sentence(f"{x} {neg_aux} {rest}")
