@@ -162,6 +162,10 @@ def persphere_claims(statement: str) -> tuple[str, str]:
     return (f"We support the claim that {s}.", f"We undermine the claim that {s}.")
 
 
+# a title's lead-in before its topic ("The Perspective on Ayahuasca", "Debate: …")
+_TITLE_LEAD = re.compile(r"^(?:the perspective on|the debate (?:on|over|about)|debate:)\s+", re.I)
+
+
 def make_claims(text: str, intent: Intent) -> tuple[str, str]:
     """Two opposing claims for the root text (pro first)."""
     t = re.sub(r"\s+", " ", text).strip()
@@ -215,12 +219,7 @@ def make_claims(text: str, intent: Intent) -> tuple[str, str]:
         re.I,
     )
     if m and m.group("rest").strip():
-        x = re.sub(
-            r"^(?:the perspective on|the debate (?:on|over|about))\s+",
-            "",
-            m.group("x").strip(),
-            flags=re.I,
-        )
+        x = _TITLE_LEAD.sub("", m.group("x").strip())
         aux, rest = m.group("aux").lower(), m.group("rest").strip()
         if re.search(r"\bor\b", rest):
             yn = _yes_no_claims(f"{aux} {x} {rest}?")  # "Time – is it linear or cyclical?"
@@ -255,9 +254,7 @@ def make_claims(text: str, intent: Intent) -> tuple[str, str]:
     if neg:
         return (_sentence(t), _sentence(neg))
     if not _STATEMENT_AUX.search(t) and len(t.split()) <= 12:
-        topic = re.sub(
-            r"^(?:the perspective on|the debate (?:on|over|about)|debate:)\s+", "", t, flags=re.I
-        )
+        topic = _TITLE_LEAD.sub("", t)
         return (
             _sentence(f"Arguments in favour of {topic}"),
             _sentence(f"Arguments against {topic}"),

@@ -341,11 +341,11 @@ def _edit(
     return FollowUp(True, edit, value, plan=plan, rule=rule, changes=changes)
 
 
-def _one_side(previous: QueryPlan, side: Side) -> FollowUp:
+def _one_side(previous: QueryPlan, side: Side, rule: str = "3 one side") -> FollowUp:
     def apply(plan: QueryPlan) -> None:
         plan.intent, plan.target_side = "one_sided", side
 
-    return _edit(previous, "one_side", side, "3 one side", [f"+ side {side}"], apply)
+    return _edit(previous, "one_side", side, rule, [f"+ side {side}"], apply)
 
 
 def _add_perspective(previous: QueryPlan, who: str) -> FollowUp:
@@ -669,6 +669,12 @@ _GOOD = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=1)
+def _pole_stems() -> tuple[frozenset[str], frozenset[str]]:
+    keep, end = (frozenset(_stem(w) for w in p) for p in _VERB_POLES)
+    return keep, end
+
+
 def _says_verb(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
     """The side a verb names ("the side that says keep them"), and where its phrase starts."""
     m = _SAYS_VERB.search(q)
@@ -676,7 +682,7 @@ def _says_verb(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
         return None
     v = _stem(m.group("v"))
     topic = {_stem(w) for w in _words(previous.root_query or previous.question)}
-    poles = [{_stem(w) for w in p} for p in _VERB_POLES]
+    poles = _pole_stems()
     for mine, other in (poles, poles[::-1]):
         if v in mine and topic & mine:
             return "pro", m.start()
@@ -1441,9 +1447,9 @@ def _facet(
     """The facet a phrase names, or None when it names a topic of its own. ``judge``:
     the embedder's reading of a phrase whose head no lexicon lists."""
     back = back or any(w in fw.POINTERS for w in _words(x))  # "the stress it causes"
-    marked = _MARKED_FACET.search(x) or _POPULATION_FRAME.match(_clean_facet(x))
-    strong = strong or bool(marked)
-    x = _clean_facet(x)
+    clean = _clean_facet(x)
+    strong = strong or bool(_MARKED_FACET.search(x) or _POPULATION_FRAME.match(clean))
+    x = clean
     if _CLAUSE.search(" " + x) or re.search(r"[,;:.!?]", x):
         return None  # "eggs, are they bad too?", "who wrote Emma": a predicate of its own
     words = _content(x)
@@ -1599,7 +1605,7 @@ def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None =
             # "… aren't blogs? My teacher doesn't accept them."; a request that names its
             # edit outranks a phrase read as a facet
             return sorted(follow, key=lambda r: r.rule.startswith("7"))[0]
-    found = _comment_and_request(fixed, previous, judge) or _learned_kind(fixed, previous, judge)
+    found = _comment_and_request(fixed, previous) or _learned_kind(fixed, previous, judge)
     return found or FollowUp(False, "new_topic", rule="a topic of its own")
 
 
@@ -1631,27 +1637,23 @@ def _learned_kind(text: str, previous: QueryPlan, judge: FacetJudge | None) -> F
     in force otherwise)."""
     from assistant.understand.turn_kind import MIN_P
 
-    read = judge.kind(text) if judge is not None else None
-    if read is None or read[1] < MIN_P or read[0] not in ("more", "one_side"):
+    if judge is None:
         return None
     q = unwrap(text)
     if not _residue(q, also=_REQUEST_VERBS):
         return None  # "Could you add that?": a request pointing back says nothing to read
+    read = judge.kind(text)
+    if read is None or read[1] < MIN_P or read[0] not in ("more", "one_side"):
+        return None
     side = _side_named(q, previous)
     note = f"8 turn-kind model ({read[0]} {read[1]:.2f})"
     if read[0] == "one_side":
-        if side is None:
-            return None
-        found = _one_side(previous, side)
-        found.rule = note
-        return found
+        return _one_side(previous, side, note) if side is not None else None
     page = side or _one_sided(previous) or "both"
     return _edit(previous, "more", page, note, [f"+ page {page}"])
 
 
-def _comment_and_request(
-    text: str, previous: QueryPlan, judge: FacetJudge | None
-) -> FollowUp | None:
+def _comment_and_request(text: str, previous: QueryPlan) -> FollowUp | None:
     """ "those feel shallow, only the long ones", "only short stuff pls, i have like an
     hour": a request that names its edit, beside a short comment on the answer or on the
     user's needs (no question, at most four words of its own). A phrase read only as a
@@ -1659,7 +1661,8 @@ def _comment_and_request(
     clauses = [c for c in _CLAUSE_SPLIT.split(text) if c.strip()]
     if len(clauses) < 2:
         return None
-    reads = [(_read(c, previous, judge), c) for c in clauses]
+    # a clause read only as a facet is set aside below, so the facet judge is not asked
+    reads = [(_read(c, previous, None), c) for c in clauses]
     follow = [r for r, _ in reads if r is not None and not r.rule.startswith("7")]
     rest = [c for r, c in reads if r is None or r.rule.startswith("7")]
     if len(follow) != 1:
