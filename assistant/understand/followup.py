@@ -78,6 +78,7 @@ from typing import Any
 from assistant import lexicon as lx
 from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Side
 from assistant.understand import followup_words as fw
+from assistant.understand import spelling
 from assistant.understand.constraints import find_constraints, language_code, not_implied
 from assistant.understand.cues import split_words
 from assistant.understand.facet_judge import FacetJudge
@@ -250,7 +251,7 @@ def _repair(text: str) -> str:
             t = low[:i] + low[i + 1] + low[i] + low[i + 2 :]
             if t != low and t in fw.CUE_WORDS:
                 return t
-        return _near_cue(low) or w
+        return _near_cue(low) or spelling.near_key(low) or w
 
     return re.sub(r"(?<![\w'])[A-Za-z]+(?![\w'])", fix, text)
 
