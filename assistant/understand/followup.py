@@ -293,12 +293,15 @@ _WRAP_START = re.compile(
     r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|"
     r"never mind|nvm|nah|nope|on (?:second thought|reflection)|in that case|actually|also|eh|hm|"
     r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|nah|"
-    r"um|uh|uhm|erm|yeah|like|hmm|"
+    r"um|uh|uhm|erm|yeah|like|hmm|k|kk|idk|tbh|ngl|lol|hey|alright|right|"
     r"on (?:second thought|reflection)|in that case|actually)\s+)*"
     r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
     r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
     r"could i(?: please)?|can i|could we|can we|let's|lets|i want(?: to)?|"
-    r"tell me|gimme|give me|por favor|bitte|s'il (?:te|vous) pla[iî]t)\s+|"
+    r"tell me|gimme|give me|give us|por favor|bitte|s'il (?:te|vous) pla[iî]t)\s+|"
+    # a request verb that names no edit of its own ("pull up only sources in French")
+    r"(?:pull up|dig up|bring up|dig out|find me|fetch|grab|look for|search for|hunt down|"
+    r"track down)\s+(?=\S)|"
     # "I was wondering whether you might be able to …", "if at all possible, …"
     r"(?:i was wondering|i wonder|i'?d be (?:most |very |really )?grateful|"
     r"it would (?:really |also )?help(?: (?:a lot|greatly|me|a great deal))* if you could|"
@@ -310,8 +313,9 @@ _WRAP_START = re.compile(
     re.I,
 )
 _WRAP_END = re.compile(
-    r"(?:[,.]?\s*(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|thank you|"
-    r"now|too|as well|though|por favor|bitte|s'il (?:te|vous) pla[iî]t|merci|gracias|danke))+"
+    r"(?:[,.]?\s*(?<![\w'])(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|thank you|"
+    r"now|too|as well|though|tbh|lol|lmao|haha|ngl|imo|thx|"
+    r"por favor|bitte|s'il (?:te|vous) pla[iî]t|merci|gracias|danke|graag|grazie|obrigad[oa]))+"
     r"\s*[.!?]*\s*$",
     re.I,
 )
@@ -447,11 +451,24 @@ _ORDINALS = {
         start=1,
     )
 }
+_ORDINAL = (
+    r"(?:" + "|".join(_ORDINALS) + r"|\d{1,2}(?:st|nd|rd|th)|\d{1,2}\.?(?:º|ª|e|er|ème|te|o|a))"
+)
+# "the fifth source", "the 3rd one", "lose the 5th", "the third and seventh sources"
 _ORDINAL_REF = re.compile(
-    r"\bthe\s+(?P<o>" + "|".join(_ORDINALS) + r")\s+(?:source|reference|ref|link|document|"
-    r"article|citation|result)\b",
+    r"(?:\bthe\s+|(?<=\band\s)|(?<=\bor\s)|(?<=\bvs\s)|(?<=&\s)|(?<=,\s))(?P<o>"
+    + _ORDINAL
+    + r")(?=\s+(?:one|source|sources|reference|references|ref|refs|link|links|document|"
+    r"documents|article|articles|citation|citations|result|results|item|items|study|studies|"
+    r"paper|papers|piece|entry)\b|\s+(?:and|or|vs|&)\s+(?:the\s+)?" + _ORDINAL + r"\b|"
+    r"\s*(?:[?.!,;]|$))",
     re.I,
 )
+
+
+def _ordinal_number(word: str) -> int:
+    low = word.lower()
+    return _ORDINALS.get(low) or int(re.match(r"\d+", low).group(0))  # type: ignore[union-attr]
 
 
 def _quantity(text: str, start: int, end: int) -> bool:
@@ -484,7 +501,7 @@ def _reference(text: str, previous: QueryPlan) -> FollowUp | None:
     explicit = [
         (int(next(g for g in m.groups() if g)), m.start(), m.end())
         for m in _EXPLICIT_REF.finditer(text)
-    ] + [(_ORDINALS[m.group("o").lower()], m.start(), m.end()) for m in _ORDINAL_REF.finditer(text)]
+    ] + [(_ordinal_number(m.group("o")), m.start(), m.end()) for m in _ORDINAL_REF.finditer(text)]
     explicit.sort(key=lambda f: f[1])
     bare = [
         (int(m.group(1)), m.start(), m.end())
@@ -1027,6 +1044,8 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
 
 _DROP_VERB = re.compile(
     r"\b(?P<v>forget(?: about)?|drop|ignore|skip|leave out|leave aside|set aside|"
+    r"lose|scrap|bin|scratch|ditch|nix|toss|get rid of|"
+    r"take(?= (?:the |that |this )?[\w\- ]{1,40}? (?:back )?out\b)|"
     r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|"
     r"(?:leave|set|put|take|keep)(?= (?:the|that|this|those) (?:[\w\- ]{1,40}? )?(?:part|bit|stuff|"
     r"side|angle|aspect|thing) (?:out|aside)\b)|never ?mind|without(?= the [\w\- ]{1,40}? "
@@ -1069,7 +1088,9 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
     if m is None:
         return None
     obj = re.split(r"\s*(?:[,;:?!]|\.\s|\.$|\s(?:if|since|because|as|so)\s)", m.group("x"))[0]
-    obj = re.sub(r"\s+(?:out|aside|weg)(?:\s+(?:again|now|please|too))?\s*$", "", obj, flags=re.I)
+    obj = re.sub(
+        r"(?:\s+back)?\s+(?:out|aside|weg)(?:\s+(?:again|now|please|too))?\s*$", "", obj, flags=re.I
+    )
     obj = _DROP_OBJECT_START.sub("", obj.strip())
     marked = bool(_DROP_OBJECT_END.search(obj))  # "the academic results part": a facet
     while True:
@@ -1578,6 +1599,30 @@ _REQUEST_VERBS = frozenset(
 _OWN_QUESTION = re.compile(r"\b(?:whether|si|ob)\s+\w+", re.I)
 
 
+# a label before the turn says nothing of whether it follows ("New question: what do
+# psychologists think about it?" edits the plan; "next. should recess be longer" does not):
+# the rest of the turn decides
+_LABEL = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|right|alright|so|and|now|also|thanks|thank you)[,.!]?\s+)*"
+    r"(?P<new>next(?: one| question| thing| topic)?|new (?:question|topic|assignment|one)|"
+    r"(?:another|different|separate|other|unrelated) (?:question|topic|one)|"
+    r"switching (?:topics?|gears))?"
+    r"(?(new)|(?:new request|(?:another|different|separate|other|related|follow-?up|last|final) "
+    r"(?:request|angle|thing|point)|one (?:more|last|final) (?:thing|question)|"
+    r"question|request|follow-?up))"
+    r"(?:,? if you (?:don't|do not) mind)?\s*(?:[:.\-–—!]+|,)\s+(?=\S)",
+    re.I,
+)
+
+
+_POINTS_BACK = re.compile(
+    r"\b(?:it|its|this|that|these|those|them|they|their|here|there|the (?:answer|results?|"
+    r"sources?|summary|list|documents?|articles?)|ones|stuff|only|just|no|not|none|more|"
+    r"can you|could you|would you|please|pls)\b|\[\d",
+    re.I,
+)
+
+
 def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None = None) -> FollowUp:
     """Read ``text`` against the previous turn's plan (the module docstring's rule).
 
@@ -1588,6 +1633,13 @@ def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None =
     if previous is None:
         return FollowUp(False, "new_topic", rule="first turn")
     fixed = _repair(raw).replace("¿", "").replace("¡", "")
+    label = _LABEL.match(fixed)
+    if label:
+        fixed = fixed[label.end() :]
+        if label.group("new") and not _POINTS_BACK.search(fixed):
+            # "next: vaping bans?": a label that announces something new, and nothing in
+            # the rest that points back at the answer or asks to change it
+            return FollowUp(False, "new_topic", rule="a topic of its own (announced)")
     found = _read(fixed, previous, judge)
     if found:
         return found

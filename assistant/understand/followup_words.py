@@ -149,6 +149,11 @@ SLANG = {
     "tho": "though",
     "nvm": "never mind",
     "jst": "just",
+    "smth": "something",
+    "sth": "something",
+    "ppl": "people",
+    "yeet": "drop",
+    "wanna": "want to",
     "onl": "only",
 }
 
