@@ -69,6 +69,7 @@ own, start a new thread.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterable
@@ -292,6 +293,7 @@ def _courtesy(sentence: str) -> bool:
 _WRAP_START = re.compile(
     r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|"
     r"never mind|nvm|nah|nope|on (?:second thought|reflection)|in that case|actually|also|eh|hm|"
+    r"furthermore|moreover|additionally|in addition|besides|scratch that|forget that|"
     r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|nah|"
     r"um|uh|uhm|erm|yeah|like|hmm|k|kk|idk|tbh|ngl|lol|hey|alright|right|"
     r"on (?:second thought|reflection)|in that case|actually)\s+)*"
@@ -312,11 +314,20 @@ _WRAP_START = re.compile(
     r"(?:\s+be\s+able)?(?:\s+to)?[,]?\s+)*",
     re.I,
 )
+_COURTESY_END = (
+    r"(?:[,.]?\s*(?<![\w'])(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|"
+    r"thank you|now|too|as well|though|instead|tbh|lol|lmao|haha|ngl|imo|thx|"
+    r"por favor|bitte|s'il (?:te|vous) pla[iî]t|merci|gracias|danke|graag|grazie|obrigad[oa]))"
+)
 _WRAP_END = re.compile(
-    r"(?:[,.]?\s*(?<![\w'])(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|thank you|"
-    r"now|too|as well|though|tbh|lol|lmao|haha|ngl|imo|thx|"
-    r"por favor|bitte|s'il (?:te|vous) pla[iî]t|merci|gracias|danke|graag|grazie|obrigad[oa]))+"
-    r"\s*[.!?]*\s*$",
+    # "interviews would be preferable, where available", "an FAQ would be even better"
+    r"(?:\s+would be (?:even |much |far |most |really |very )?(?:best|ideal|preferable|better|"
+    r"great|perfect|appreciated|helpful|good|nice|welcome|fine)"
+    r"(?:,?\s+(?:where|if|when) (?:available|possible|you can(?: find (?:it|them|any|some))?))?"
+    + _COURTESY_END
+    + r"*|"
+    + _COURTESY_END
+    + r"+)\s*[.!?]*\s*$",
     re.I,
 )
 
@@ -924,6 +935,20 @@ _CONSTRAINT_RESIDUE = frozenset(
 )
 
 
+def _negated_scope(before: str) -> bool:
+    """A negation before an audience phrase and its scope words ("nothing written for
+    kids", "geen teksten voor kinderen"), not a negation inside it."""
+    before = re.sub(
+        r"(?:\b(?:written|aimed|meant|intended|pitched|geschrieben|escrito|écrit)\s+)?"
+        r"(?:\b(?:for|at|to|voor|für|para|pour|per)\s+)?(?:\b(?:the|a|an|de|die|los|les)\s+)?$",
+        "",
+        before,
+        flags=re.I,
+    )
+    before = re.sub(r"\b(?:texts?|teksten|stuff|things|material|articles|sources)\s*$", "", before)
+    return bool(_NEGATION.search(before))
+
+
 def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list[Span]]:
     """A constraint's value alone with its scope word ("spanish only", "just transcripts",
     "shorter ones", "no opinion pieces", "stick to clinical trials"): in a turn with no
@@ -955,14 +980,27 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
             spans.append((s, e))
 
     for m in _AUDIENCE.finditer(q):
-        add("audience", _AUDIENCES[m.group("a").lower()], m.start(), m.end(), False)
+        # "nothing written for kids": the negation before the scope word counts
+        add(
+            "audience",
+            _AUDIENCES[m.group("a").lower()],
+            m.start(),
+            m.end(),
+            _negated_scope(q[: m.start()]),
+        )
     for m in _AUDIENCE_WORDS.finditer(q):  # "in plain language", "technical ones"
         after = _words(q[m.end() :])[:1]
         if not after or after[0] in _VALUE_NEXT:
-            add("audience", lx.AUDIENCE_ADJECTIVES[m.group("a").lower()], m.start(), m.end(), False)
+            add(
+                "audience",
+                lx.AUDIENCE_ADJECTIVES[m.group("a").lower()],
+                m.start(),
+                m.end(),
+                negated(m.start()),
+            )
     for phrase, value in _LENGTH_PHRASES.items():
         for m in re.finditer(r"\b" + phrase + r"\b", q, re.I):
-            add("length", value, m.start(), m.end(), False)
+            add("length", value, m.start(), m.end(), negated(m.start()))
     for m in _KEYWORD.finditer(q):
         add("keyword", m.group("k"), m.start(), m.end(), negated(m.start()))
     for m in _DOC_KIND.finditer(q):
@@ -1012,6 +1050,25 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
     return cons, spans
 
 
+def _normalised(q: str, c: Constraint, span: Span) -> Constraint:
+    """A constraint as a follow-up means it: a file type named as a source is a format
+    ("skip the PDFs"), a source kind in the singular and lower case ("keine Blogs" ->
+    "blog"), and a length, audience or format negated by a word before its scope ("no
+    long reads", "nothing written for kids")."""
+    if c.dimension == "source":
+        low = c.value.lower()
+        if low in lx.FORMATS:
+            return dataclasses.replace(c, dimension="format", value=lx.FORMATS[low], hard=False)
+        if low in lx.SOURCE_NOUNS and low.endswith("s") and low[:-1] in lx.SOURCE_NOUNS:
+            low = low[:-1]  # a kind, as the parser writes it
+        return dataclasses.replace(c, value=low)
+    if c.dimension in ("length", "audience", "format") and not c.negated:
+        before = q[: span[0]]
+        if _negated_scope(before):
+            return dataclasses.replace(c, negated=True)
+    return c
+
+
 def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     cons, spans = find_constraints(q, wh_factual=False)
     more, more_spans = _bare_constraints(q, list(spans))
@@ -1020,6 +1077,7 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
         return None
     if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
         return None  # "don't include the noise stuff": a facet to drop, not a word
+    cons = [_normalised(q, c, span) for c, span in zip(cons, spans, strict=True)]
     # "only long ones, 2000+ words": the bare word and the number are one constraint
     cons = [c for c, keep in zip(cons, not_implied(cons), strict=True) if keep]
     have = {(c.dimension, c.value.lower(), c.negated) for c in previous.constraints}
