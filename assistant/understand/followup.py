@@ -296,6 +296,7 @@ _WRAP_START = re.compile(
     r"furthermore|moreover|additionally|in addition|besides|scratch that|forget that|"
     r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|nah|"
     r"um|uh|uhm|erm|yeah|like|hmm|k|kk|idk|tbh|ngl|lol|hey|alright|right|"
+    r"(?:no,?\s+)?(?:sorry,?\s+)?(?:i meant|i mean|what i meant was|oops,? i meant)|"
     r"on (?:second thought|reflection)|in that case|actually)\s+)*"
     r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
     r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
@@ -614,18 +615,20 @@ def _more(q: str, previous: QueryPlan) -> FollowUp | None:
 
 _RESTRICT = re.compile(
     r"\b(?:only|just|solely|exclusively|merely|solo|sólo|solamente|únicamente|nur|"
-    r"seulement|uniquement|soltanto|só|somente|apenas)(?!\w)",
+    r"seulement|uniquement|soltanto|só|somente|apenas|alleen|enkel|uitsluitend)(?!\w)",
     re.I,
 )
 _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
     "pro": re.compile(
         r"\b(?:pros?|in fav(?:ou)?r|a favor|en faveur|dafür|positive|supportive|optimistic|"
-        r"favou?rable)\b",
+        r"favou?rable|vóór|yes(?=\s+(?:side|camp|case|arguments?|vote))|"
+        r"(?<=argumenten )voor)\b|(?<=\s)vóór",
         re.I,
     ),
     "con": re.compile(
         r"\b(?:cons?|against|contras?|en contra|contre|contro|dagegen|sceptical|skeptical|critical|"
-        r"negative|pessimistic|hostile)\b",
+        r"negative|pessimistic|hostile|tegen|opposing|"
+        r"no(?=\s+(?:side|camp|case|vote)\b))\b",
         re.I,
     ),
 }
@@ -641,7 +644,8 @@ _SIDE_RESIDUE = frozenset(
         "arguments argument case evidence reasons points side sides people anyone anybody "
         "someone folks those who say says think argue believe claim make camp view views "
         "perspective position now switch flip swap turn change instead argumente argumentos "
-        "argomenti see read hear get summary answer overview list confine confined restrict "
+        "argomenti argumenten de see read hear get summary answer overview list confine confined "
+        "restrict "
         "limit take "
         # the previous topic's proposal, named by its kind ("only the case for the mandate")
         "mandate ban proposal policy plan idea measure law rule reform requirement scheme"
@@ -1245,6 +1249,10 @@ _VIEWS = [
         + r"\s*[?.!]*\s*$",
         r"\bo\s+que\s+(?:dizem|pensam|acham)\s+" + _GROUP + r"\s*[?.!]*\s*$",
         r"\bwie\s+(?:sehen|finden|beurteilen)\s+(?:das|es|dies)\s+" + _GROUP + r"\s*[?.!]*\s*$",
+        r"\b(?:wat|what)\s+(?:vinden|zeggen|denken)\s+(?:de\s+)?"
+        + _GROUP
+        + r"(?:\s+(?:ervan|daarvan|erover|hiervan))?\s*[?.!]*\s*$",
+        r"^\s*(?:and\s+|what about\s+)?(?:the\s+)?" + _GROUP + r"\s+themselves\s*[?.!]*\s*$",
     )
 ]
 _GROUP_LEAD = re.compile(
@@ -1256,7 +1264,8 @@ _VIEW_RESIDUE = frozenset(
         "perspective point position take opinion stance see feel believe reckon argue said "
         "have has welcome love appreciate interested hear look into also what how opinan piensan "
         "dicen sagen denken meinen pensent disent pensano dicono dizem pensam acham sehen "
-        "finden ne want wants know she'd he'd they'd"
+        "finden ne want wants know she'd he'd they'd add include cover vinden zeggen ervan "
+        "daarvan erover actually whole"
     )
 )
 
