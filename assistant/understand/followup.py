@@ -298,6 +298,9 @@ _WRAP_START = re.compile(
     r"um|uh|uhm|erm|yeah|like|hmm|k|kk|idk|tbh|ngl|lol|hey|alright|right|"
     r"(?:no,?\s+)?(?:sorry,?\s+)?(?:i meant|i mean|what i meant was|oops,? i meant)|"
     r"on (?:second thought|reflection)|in that case|actually)\s+)*"
+    # "I hope this isn't a silly question, but …", "not sure if this is allowed, but …"
+    r"(?:[^.?!]{0,60}?\b(?:silly|dumb|stupid|naive|daft|sure|allowed|reasonable|bother)\b"
+    r"[^.?!,]{0,40}?,?\s+but\s+)?"
     r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
     r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
     r"could i(?: please)?|can i|could we|can we|let's|lets|i want(?: to)?|"
@@ -317,7 +320,8 @@ _WRAP_START = re.compile(
 )
 _COURTESY_END = (
     r"(?:[,.]?\s*(?<![\w'])(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|"
-    r"thank you|now|too|as well|though|instead|tbh|lol|lmao|haha|ngl|imo|thx|"
+    r"thank you|now|too|as well|though|instead|tbh|lol|lmao|haha|ngl|imo|thx|in particular|"
+    r"specifically|particularly|especially|exactly|"
     r"por favor|bitte|s'il (?:te|vous) pla[iî]t|merci|gracias|danke|graag|grazie|obrigad[oa]))"
 )
 _WRAP_END = re.compile(
@@ -1354,7 +1358,12 @@ _EFFECT_FRAME = re.compile(
     r"harmful|ok|fair)\s+for|does\s+(?P<s3>it|that|this)\s+(?:affect|help|hurt|harm)|"
     r"(?:is|does)\s+(?P<s4>that|this|it)\s+(?:also\s+)?(?:true|apply|the same)\s+(?:for|to)|"
     r"what\s+(?:bearing|effect|impact|influence|difference)\s+(?:does|do|would|will|might|could)"
-    r"\s+(?P<s5>it|this|that|they)\s+(?:have|make)\s+(?:on|to|for))"
+    r"\s+(?P<s5>it|this|that|they)\s+(?:have|make)\s+(?:on|to|for)|"
+    # "what does the research say about older students?", "and if you've got young kids?"
+    r"what\s+(?:does|do)\s+(?:the\s+)?(?:research|evidence|science|data|literature|studies)\s+"
+    r"(?:say|show|suggest|tell us)\s+(?:about|on|for|regarding)|"
+    r"(?:what\s+)?if\s+(?:you|i|we|one|they)(?:'ve|'re|'m|\s+have|\s+are|\s+am)?"
+    r"(?:\s+got)?)"
     r"\s+(?P<x>.+)$",
     re.I,
 )
@@ -1370,7 +1379,8 @@ _EFFECT_CLAUSE = re.compile(
     r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:how|what)\s+"
     r"(?:(?:does|do|would|will|did|might|could|is|are)\s+)?(?P<s>[\w'’\- ]+?)\s+"
     r"(?:(?:would|will|might|could|does|do|did)\s+)?(?:affects?|affecting|impacts?|changes?|"
-    r"influences?|hits?|helps?|hurts?|harms?|means?|works?|applies|apply|looks?)\s+"
+    r"influences?|hits?|helps?|hurts?|harms?|means?|works?|applies|apply|looks?|"
+    r"(?:play|plays|pan|pans|turn|turns|work|works)\s+out|goes|go)\s+"
     r"(?:(?:for|to|on|in)\s+)?(?P<x>.+)$",
     re.I,
 )
@@ -1505,6 +1515,8 @@ def _name_for_name(value: str, previous: QueryPlan) -> bool:
     prev = previous.root_query or previous.question
     toks = re.findall(r"[^\W\d_][\w'’\-]*", prev)
     names = [t for t in toks[1:] if t[:1].isupper() and t.lower() not in fw.FILLER]
+    # a name a follow-up added ("how would it play out in Dublin", then "and in Lisbon?")
+    names += [w for a in previous.aspects for w in a.text.split() if w[:1].isupper()]
     mine = {w.lower() for w in value.split()}
     return bool(names) and not mine & {n.lower() for n in names}
 
@@ -1725,8 +1737,45 @@ def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None =
             # "… aren't blogs? My teacher doesn't accept them."; a request that names its
             # edit outranks a phrase read as a facet
             return sorted(follow, key=lambda r: r.rule.startswith("7"))[0]
-    found = _comment_and_request(fixed, previous) or _learned_kind(fixed, previous, judge)
+    found = (
+        _comment_and_request(fixed, previous)
+        or _restated(fixed, previous)
+        or _learned_kind(fixed, previous, judge)
+    )
     return found or FollowUp(False, "new_topic", rule="a topic of its own")
+
+
+def _restated(text: str, previous: QueryPlan) -> FollowUp | None:
+    """The previous question asked again with a facet added ("Does raising interest rates
+    bring down inflation in developing countries?" after the same question without the
+    place): every content word of it kept, one to four words of its own. Those words are
+    the facet. A word in the place of another ("should schools teach coding?" after
+    "… cursive?") or a name where the topic has a name is another topic."""
+    q = unwrap(text)
+    if not (q.rstrip().endswith("?") or _QUESTION_START.match(q)):
+        return None
+    prev = previous.root_query or previous.question
+    p_stems = {_stem(w) for w in _content(prev)}
+    toks = [(w, s, e) for w, s, e in _tokens(q) if w not in fw.FILLER and w not in fw.POINTERS]
+    t_stems = {_stem(w) for w, _, _ in toks}
+    if not p_stems:
+        return None
+    if not p_stems <= t_stems:
+        return None  # a word put in the place of another: "should schools teach coding?"
+    new = [(w, s, e) for w, s, e in toks if _stem(w) not in p_stems]
+    if not 1 <= len(new) <= 4:
+        return None
+    span = q[new[0][1] : new[-1][2]]
+    if _name_for_name(span, previous) or _CLAUSE.search(" " + span):
+        return None
+    return _edit(
+        previous,
+        "add_aspect",
+        span,
+        "7 a facet (the question restated)",
+        [f"+ aspect {span}"],
+        lambda plan: plan.aspects.append(Aspect(text=span)),
+    )
 
 
 def _side_named(q: str, previous: QueryPlan) -> Side | None:
