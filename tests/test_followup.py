@@ -141,9 +141,13 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
         "conversation_dev2.jsonl",
         "conversation_dev3.jsonl",
         "conversation_dev4.jsonl",
+        "conversation_dev5.jsonl",
+        "conversation_dev6.jsonl",
         "conversation_test.jsonl",
         "conversation_test2.jsonl",
         "conversation_test3.jsonl",
+        "conversation_test4.jsonl",
+        "conversation_test5.jsonl",
     ],
 )
 def test_the_shipped_dialogue_sets_load(name: str) -> None:
@@ -498,3 +502,135 @@ def test_fuzz_resolve_never_crashes(words: list[str]) -> None:
     except InputError:
         return
     assert r.edit in EDITS and r.follows == (r.edit != "new_topic")
+
+
+def _c(dimension: str, value: str, negated: bool = False) -> dict[str, object]:
+    return {"dimension": dimension, "value": value, "negated": negated}
+
+
+@pytest.mark.parametrize(
+    ("first", "text", "edit", "value"),
+    [
+        # a label before the turn is taken off and the rest decides
+        (
+            "Should zoos be abolished?",
+            "Quick question: what do vets think about it?",
+            "add_perspective",
+            "vets",
+        ),
+        (
+            "Should zoos be abolished?",
+            "Other angle: how does it affect tourism?",
+            "add_aspect",
+            "tourism",
+        ),
+        # ordinal references
+        ("Should zoos be abolished?", "why is the 6th one there", "explain_ref", 6),
+        ("Should zoos be abolished?", "ditch the second", "drop_ref", 2),
+        ("Should zoos be abolished?", "how do the 2nd and the 4th differ?", "compare_refs", [2, 4]),
+        # drop verbs, with the facet named
+        ("Should zoos be abolished?", "scrap the funding bit", "drop_aspect", "funding"),
+        ("Should zoos be abolished?", "take conservation back out", "drop_aspect", "conservation"),
+        # fillers and request verbs that name nothing
+        ("Should zoos be abolished?", "what do keepers say lol", "add_perspective", "keepers"),
+        (
+            "Should zoos be abolished?",
+            "dig up only sources in German",
+            "add_constraint",
+            _c("language", "de"),
+        ),
+        # constraints as a follow-up means them
+        (
+            "Should zoos be abolished?",
+            "no lengthy reads please",
+            "add_constraint",
+            _c("length", "long", True),
+        ),
+        (
+            "Should zoos be abolished?",
+            "nothing aimed at children",
+            "add_constraint",
+            _c("audience", "child", True),
+        ),
+        (
+            "Should zoos be abolished?",
+            "leave out the PDFs",
+            "add_constraint",
+            _c("format", "pdf", True),
+        ),
+        (
+            "Should zoos be abolished?",
+            "Transcripts would be ideal, where available.",
+            "add_constraint",
+            _c("format", "transcript"),
+        ),
+        (
+            "Should zoos be abolished?",
+            "skip the Forums",
+            "add_constraint",
+            _c("source", "forum", True),
+        ),
+        # sides
+        ("Should zoos be abolished?", "just the no side", "one_side", "con"),
+        ("Should zoos be abolished?", "alleen de argumenten tegen", "one_side", "con"),
+        ("Should zoos be abolished?", "oops, I meant more of the pro stuff", "more", "pro"),
+        # group views
+        (
+            "Should zoos be abolished?",
+            "and the visitors themselves?",
+            "add_perspective",
+            "visitors",
+        ),
+        (
+            "Should zoos be abolished?",
+            "wat zeggen dierenartsen ervan?",
+            "add_perspective",
+            "dierenartsen",
+        ),
+        # facets through the topic
+        (
+            "Should zoos be abolished?",
+            "how would it pan out in small towns",
+            "add_aspect",
+            "small towns",
+        ),
+        (
+            "Should zoos be abolished?",
+            "what does the evidence say about endangered species?",
+            "add_aspect",
+            "endangered species",
+        ),
+        (
+            "Should zoos be abolished?",
+            "Sorry if this is a silly question, but how would it affect local jobs?",
+            "add_aspect",
+            "local jobs",
+        ),
+        (
+            "Do tariffs protect jobs?",
+            "Do tariffs protect jobs in rural areas?",
+            "add_aspect",
+            "rural areas",
+        ),
+    ],
+)
+def test_round_five_mechanisms(first: str, text: str, edit: str, value: object) -> None:
+    assert _read(first, text) == (True, edit, value)
+
+
+@pytest.mark.parametrize(
+    ("first", "text"),
+    [
+        ("Should zoos be abolished?", "next: circus animals?"),
+        ("Should zoos be abolished?", "New topic. Is homework useful"),
+        ("Should schools teach Latin?", "Should schools teach Mandarin?"),
+    ],
+)
+def test_round_five_new_topics(first: str, text: str) -> None:
+    assert _read(first, text)[:2] == (False, "new_topic")
+
+
+def test_a_name_added_by_a_follow_up_makes_the_next_name_a_sibling() -> None:
+    placed = resolve("how would it work out in Oslo", parse_rules("Should rent be capped?"))
+    assert placed.plan is not None and (placed.edit, placed.value) == ("add_aspect", "Oslo")
+    assert resolve("and in Bergen?", placed.plan).edit == "new_topic"

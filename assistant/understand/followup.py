@@ -477,6 +477,8 @@ _ORDINAL_REF = re.compile(
     + r")(?=\s+(?:one|source|sources|reference|references|ref|refs|link|links|document|"
     r"documents|article|articles|citation|citations|result|results|item|items|study|studies|"
     r"paper|papers|piece|entry)\b|\s+(?:and|or|vs|&)\s+(?:the\s+)?" + _ORDINAL + r"\b|"
+    r"\s+(?:differ|differs|compare|agree|disagree|say|says|argue|argues|"
+    r"contradict|conflict|seem|seems|look|looks)\b|"
     r"\s*(?:[?.!,;]|$))",
     re.I,
 )
@@ -1378,9 +1380,9 @@ _EFFECT_SUBJECT = frozenset(
 _EFFECT_CLAUSE = re.compile(
     r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:how|what)\s+"
     r"(?:(?:does|do|would|will|did|might|could|is|are)\s+)?(?P<s>[\w'’\- ]+?)\s+"
-    r"(?:(?:would|will|might|could|does|do|did)\s+)?(?:affects?|affecting|impacts?|changes?|"
-    r"influences?|hits?|helps?|hurts?|harms?|means?|works?|applies|apply|looks?|"
-    r"(?:play|plays|pan|pans|turn|turns|work|works)\s+out|goes|go)\s+"
+    r"(?:(?:would|will|might|could|does|do|did)\s+)?(?:(?:play|plays|pan|pans|turn|turns|work|works)\s+out|"
+    r"affects?|affecting|impacts?|changes?|"
+    r"influences?|hits?|helps?|hurts?|harms?|means?|works?|applies|apply|looks?|goes|go)\s+"
     r"(?:(?:for|to|on|in)\s+)?(?P<x>.+)$",
     re.I,
 )
@@ -1686,9 +1688,9 @@ _LABEL = re.compile(
     r"(?P<new>next(?: one| question| thing| topic)?|new (?:question|topic|assignment|one)|"
     r"(?:another|different|separate|other|unrelated) (?:question|topic|one)|"
     r"switching (?:topics?|gears))?"
-    r"(?(new)|(?:new request|(?:another|different|separate|other|related|follow-?up|last|final) "
-    r"(?:request|angle|thing|point)|one (?:more|last|final) (?:thing|question)|"
-    r"question|request|follow-?up))"
+    r"(?(new)|(?:new request|(?:another|different|separate|other|related|follow-?up|last|"
+    r"final|quick|small|short) (?:request|angle|thing|point|question)|"
+    r"one (?:more|last|final) (?:thing|question)|question|request|follow-?up))"
     r"(?:,? if you (?:don't|do not) mind)?\s*(?:[:.\-–—!]+|,)\s+(?=\S)",
     re.I,
 )
