@@ -634,3 +634,26 @@ def test_a_name_added_by_a_follow_up_makes_the_next_name_a_sibling() -> None:
     placed = resolve("how would it work out in Oslo", parse_rules("Should rent be capped?"))
     assert placed.plan is not None and (placed.edit, placed.value) == ("add_aspect", "Oslo")
     assert resolve("and in Bergen?", placed.plan).edit == "new_topic"
+
+
+def test_a_perturbed_copy_slips_the_turn_and_its_copied_value() -> None:
+    from assistant.eval.conversation import perturb
+
+    d = [
+        {
+            "id": "x",
+            "turns": [
+                {"text": "Should cities ban cars?"},
+                {
+                    "text": "and pollution",
+                    "expect": {"follows": True, "edit": "add_aspect", "value": "pollution"},
+                },
+            ],
+        }
+    ]
+    typo = perturb(d, "typo", seed=1)
+    turn = typo[0]["turns"][1]
+    assert turn["text"] != "and pollution" and turn["text"].startswith("and ")
+    assert turn["expect"]["value"] == turn["text"].split()[-1]  # the same slip in the value
+    assert d[0]["turns"][1]["text"] == "and pollution"  # the set itself is untouched
+    assert perturb(d, "nopunct")[0]["turns"][0]["text"] == "Should cities ban cars?"

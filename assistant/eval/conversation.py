@@ -13,7 +13,10 @@ and accuracy per edit kind.
 
 from __future__ import annotations
 
+import copy
 import json
+import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -140,18 +143,71 @@ def _score(
     }, misses
 
 
-def run_conversation(data: str | Path, *, limit: int | None = None) -> dict[str, Any]:
+PERTURBATIONS = ("typo", "nopunct")
+
+
+def _typo(text: str, expect: dict[str, Any], rng: random.Random) -> str:
+    """One typing slip (two letters swapped, one dropped or one doubled, inside the word)
+    in a random word of five letters or more; the gold value gets the same slip where it
+    copies that word, as an author copying the typed turn would write it."""
+    words = text.split()
+    idx = [i for i, w in enumerate(words) if len(w) >= 5 and w.isalpha()]
+    if not idx:
+        return text
+    i = rng.choice(idx)
+    w = words[i]
+    k = rng.randrange(1, len(w) - 1)
+    op = rng.choice(["swap", "drop", "double"])
+    if op == "swap":
+        slipped = w[:k] + w[k + 1] + w[k] + w[k + 2 :]
+    elif op == "drop":
+        slipped = w[:k] + w[k + 1 :]
+    else:
+        slipped = w[:k] + w[k] + w[k:]
+    words[i] = slipped
+    pattern = re.compile(rf"\b{re.escape(w)}\b")
+    value = expect.get("value")
+    if isinstance(value, str):
+        expect["value"] = pattern.sub(slipped, value)
+    elif isinstance(value, dict) and isinstance(value.get("value"), str):
+        value["value"] = pattern.sub(slipped, value["value"])
+    return " ".join(words)
+
+
+def perturb(dialogues: list[dict[str, Any]], kind: str, seed: int = 7) -> list[dict[str, Any]]:
+    """A robustness copy of a dialogue set: every later turn with one typing slip
+    (``typo``) or lower-cased without punctuation other than brackets (``nopunct``)."""
+    rng = random.Random(seed)
+    out = copy.deepcopy(dialogues)
+    for d in out:
+        for t in d["turns"][1:]:
+            if kind == "typo":
+                t["text"] = _typo(t["text"], t["expect"], rng)
+            elif kind == "nopunct":
+                t["text"] = re.sub(r"[?!.,;:\"]", "", t["text"].lower())
+            else:
+                raise ValueError(f"unknown perturbation {kind!r}")
+    return out
+
+
+def run_conversation(
+    data: str | Path, *, limit: int | None = None, perturbation: str | None = None
+) -> dict[str, Any]:
     """Methods: ``rules`` (the lexicons alone) and ``sphere`` (the rules with the
     embedder's facet judgment, :func:`~assistant.understand.facet_judge.shared_judge`, as
-    the app and ``sphere ask --session`` resolve follow-ups). ``misses`` are ``sphere``'s."""
+    the app and ``sphere ask --session`` resolve follow-ups). ``misses`` are ``sphere``'s.
+    ``perturbation``: score a robustness copy (:func:`perturb`) instead."""
     from assistant.understand.facet_judge import shared_judge
 
     dialogues = load_dialogues(data)[:limit]
+    if perturbation:
+        dialogues = perturb(dialogues, perturbation)
     rules, _ = _score(dialogues, None)
     sphere, misses = _score(dialogues, shared_judge())
     return {
         "benchmark": "conversation",
         "data": str(data),
+        **({"perturbation": perturbation} if perturbation else {}),
         "dialogues": len(dialogues),
         "methods": {"rules": rules, "sphere": sphere},
         "misses": misses,
@@ -169,15 +225,27 @@ def run_conversation(data: str | Path, *, limit: int | None = None) -> dict[str,
 )
 @click.option("--limit", type=int, default=None, help="first N dialogues")
 @click.option("--misses", is_flag=True, help="list the turns read wrongly")
+@click.option(
+    "--perturb",
+    "perturbation",
+    type=click.Choice(PERTURBATIONS),
+    default=None,
+    help="score a robustness copy: one typing slip in every later turn (typo, seeded), or "
+    "the turns lower-cased without punctuation (nopunct)",
+)
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def conversation_command(
-    data: tuple[str, ...], limit: int | None, misses: bool, as_json: bool
+    data: tuple[str, ...],
+    limit: int | None,
+    misses: bool,
+    perturbation: str | None,
+    as_json: bool,
 ) -> None:
     """Follow-ups: topic kept or changed, the edit and its value, per edit kind.
 
     With one --data the report is that set's; with several, one report per set
     (JSON: {"benchmark": "conversation", "sets": [...]})."""
-    reports = [run_conversation(d, limit=limit) for d in data]
+    reports = [run_conversation(d, limit=limit, perturbation=perturbation) for d in data]
     if as_json:
         out = reports[0] if len(reports) == 1 else {"benchmark": "conversation", "sets": reports}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
