@@ -11,10 +11,14 @@ word of its own in the residue is a topic of its own: the turn starts a new
 thread.
 
 Before the rules the turn is normalised: a cue word with two letters swapped is
-repaired ("teh", "onyl", "remvoe"), an informal spelling spelled out ("wat",
-"moar"), and a turn of several sentences is read by its request, the sentences
-that only thank ("Thank you so much, that is very helpful.") or give a reason
-("It looks like an advert.") set aside.
+repaired ("teh", "onyl", "remvoe"), and so is one typing slip in any word the
+rules key on (:mod:`assistant.understand.spelling`: "exlude", "Spnaish"), an
+informal spelling spelled out ("wat", "moar", "smth"), a label taken off ("New
+question:", "Different angle:", "next."; a label announcing something new with
+nothing after it pointing back, "next: vaping bans?", is a new topic), and a
+turn of several sentences is read by its request, the sentences that only thank
+("Thank you so much, that is very helpful.") or give a reason ("It looks like an
+advert.") set aside.
 
 The edits, tried in this order:
 
@@ -50,6 +54,12 @@ The edits, tried in this order:
    "tax meat?"), or its preposition fills a slot the previous topic already
    filled ("and in Lima?" after "… in Mexico City"). A group's name after a
    turn that asked for a group's view asks for another view ("and teachers?").
+
+   The previous question asked again whole, with one to four words of its own
+   ("Does raising interest rates bring down inflation in developing
+   countries?"), asks about those words as a facet; a word in the place of one
+   of its words ("should schools teach coding?" after "… cursive?") is another
+   topic.
 
 8. the rules found no edit, but the trained turn-kind model
    (:mod:`assistant.understand.turn_kind`, given with the facet judge) reads a
