@@ -177,16 +177,16 @@ def _typo(text: str, expect: dict[str, Any], rng: random.Random) -> str:
 def perturb(dialogues: list[dict[str, Any]], kind: str, seed: int = 7) -> list[dict[str, Any]]:
     """A robustness copy of a dialogue set: every later turn with one typing slip
     (``typo``) or lower-cased without punctuation other than brackets (``nopunct``)."""
+    if kind not in PERTURBATIONS:
+        raise ValueError(f"unknown perturbation {kind!r}")
     rng = random.Random(seed)
     out = copy.deepcopy(dialogues)
     for d in out:
         for t in d["turns"][1:]:
             if kind == "typo":
                 t["text"] = _typo(t["text"], t["expect"], rng)
-            elif kind == "nopunct":
-                t["text"] = re.sub(r"[?!.,;:\"]", "", t["text"].lower())
             else:
-                raise ValueError(f"unknown perturbation {kind!r}")
+                t["text"] = re.sub(r"[?!.,;:\"]", "", t["text"].lower())
     return out
 
 

@@ -496,7 +496,7 @@ _ORDINAL_REF = re.compile(
 
 def _ordinal_number(word: str) -> int:
     low = word.lower()
-    return _ORDINALS.get(low) or int(re.match(r"\d+", low).group(0))  # type: ignore[union-attr]
+    return _ORDINALS.get(low) or int(re.sub(r"\D", "", low))  # "3rd", "3.º" -> 3
 
 
 def _quantity(text: str, start: int, end: int) -> bool:
@@ -1000,27 +1000,14 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
             spans.append((s, e))
 
     for m in _AUDIENCE.finditer(q):
-        # "nothing written for kids": the negation before the scope word counts
-        add(
-            "audience",
-            _AUDIENCES[m.group("a").lower()],
-            m.start(),
-            m.end(),
-            _negated_scope(q[: m.start()]),
-        )
+        add("audience", _AUDIENCES[m.group("a").lower()], m.start(), m.end(), False)
     for m in _AUDIENCE_WORDS.finditer(q):  # "in plain language", "technical ones"
         after = _words(q[m.end() :])[:1]
         if not after or after[0] in _VALUE_NEXT:
-            add(
-                "audience",
-                lx.AUDIENCE_ADJECTIVES[m.group("a").lower()],
-                m.start(),
-                m.end(),
-                negated(m.start()),
-            )
+            add("audience", lx.AUDIENCE_ADJECTIVES[m.group("a").lower()], m.start(), m.end(), False)
     for phrase, value in _LENGTH_PHRASES.items():
         for m in re.finditer(r"\b" + phrase + r"\b", q, re.I):
-            add("length", value, m.start(), m.end(), negated(m.start()))
+            add("length", value, m.start(), m.end(), False)
     for m in _KEYWORD.finditer(q):
         add("keyword", m.group("k"), m.start(), m.end(), negated(m.start()))
     for m in _DOC_KIND.finditer(q):
@@ -1098,6 +1085,7 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
         return None  # "don't include the noise stuff": a facet to drop, not a word
     cons = [_normalised(q, c, span) for c, span in zip(cons, spans, strict=True)]
+    # (a negation before a length, audience or format is read there, for both readers)
     # "only long ones, 2000+ words": the bare word and the number are one constraint
     cons = [c for c, keep in zip(cons, not_implied(cons), strict=True) if keep]
     have = {(c.dimension, c.value.lower(), c.negated) for c in previous.constraints}
@@ -1770,9 +1758,7 @@ def _restated(text: str, previous: QueryPlan) -> FollowUp | None:
     p_stems = {_stem(w) for w in _content(prev)}
     toks = [(w, s, e) for w, s, e in _tokens(q) if w not in fw.FILLER and w not in fw.POINTERS]
     t_stems = {_stem(w) for w, _, _ in toks}
-    if not p_stems:
-        return None
-    if not p_stems <= t_stems:
+    if not p_stems or not p_stems <= t_stems:
         return None  # a word put in the place of another: "should schools teach coding?"
     new = [(w, s, e) for w, s, e in toks if _stem(w) not in p_stems]
     if not 1 <= len(new) <= 4:
