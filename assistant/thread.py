@@ -7,6 +7,7 @@ has a topic of its own is :mod:`assistant.understand.followup`'s.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -88,12 +89,19 @@ def answer_from_log(follow: FollowUp, last: TurnResult) -> str:
 
 
 def continue_plan(
-    question: str, last_plan: QueryPlan, last_turn_id: int, judge: FacetJudge | None = None
+    question: str,
+    last_plan: QueryPlan,
+    last_turn_id: int,
+    judge: FacetJudge | None = None,
+    asked: tuple[str, list[int]] | None = None,
 ) -> tuple[FollowUp, QueryPlan | None]:
     """The follow-up reading of ``question`` and the plan to run (None: a new topic,
     parsed afresh by the pipeline; or an answer from the log). ``judge``: the embedder's
-    reading of a phrase no lexicon knows (default: :func:`shared_judge`)."""
-    follow = resolve(question, last_plan, judge if judge is not None else shared_judge())
+    reading of a phrase no lexicon knows (default: :func:`shared_judge`); ``asked``: what
+    the question about the answer just before asked about (:func:`asked_of`)."""
+    follow = resolve(
+        question, last_plan, judge if judge is not None else shared_judge(), asked=asked
+    )
     if follow.follows and follow.edit in (*PLAN_EDITS, "more") and follow.plan is not None:
         plan = follow.plan
         plan.follows = last_turn_id
@@ -211,6 +219,20 @@ class Step:
     changes: list[str] = field(default_factory=list)
 
 
+def asked_of(turns: Sequence[TurnLike]) -> tuple[str, list[int]] | None:
+    """When the last turn was a question about an answer ("why is [5] there?"), its edit
+    and reference numbers, so that "drop it" or "sorry, I meant 7" after it find them."""
+    if not turns:
+        return None
+    t = turns[-1]
+    if getattr(t, "status", "done") != "done" or not t.result.reply:
+        return None
+    m = re.match(r"(explain_ref|compare_refs): \[?([\d, ]+)\]?$", t.result.plan.derivation)
+    if m is None:
+        return None
+    return m.group(1), [int(n) for n in re.findall(r"\d+", m.group(2))]
+
+
 def base_turn(turns: Sequence[TurnLike]) -> TurnLike | None:
     """The turn a follow-up edits: the last one answered with a search (a question about
     an answer is itself answered from the log, so it is skipped)."""
@@ -230,7 +252,7 @@ def next_step(question: str, turns: Sequence[TurnLike]) -> Step:
     last = base_turn(turns)
     if last is None:
         return Step(resolve(question, None))
-    follow, plan = continue_plan(question, last.result.plan, last.id)
+    follow, plan = continue_plan(question, last.result.plan, last.id, asked=asked_of(turns))
     if not follow.follows:
         return Step(follow)
     if follow.edit in LOG_EDITS:

@@ -657,3 +657,25 @@ def test_a_perturbed_copy_slips_the_turn_and_its_copied_value() -> None:
     assert turn["expect"]["value"] == turn["text"].split()[-1]  # the same slip in the value
     assert d[0]["turns"][1]["text"] == "and pollution"  # the set itself is untouched
     assert perturb(d, "nopunct")[0]["turns"][0]["text"] == "Should cities ban cars?"
+
+
+@pytest.mark.parametrize(
+    ("text", "asked", "edit", "value"),
+    [
+        ("ok, remove it then", ("explain_ref", [4]), "drop_ref", 4),
+        ("Fair enough. Could you take that one out?", ("explain_ref", [11]), "drop_ref", 11),
+        ("quita eso", ("explain_ref", [2]), "drop_ref", 2),
+        ("whoops, I meant 9 not 6", ("explain_ref", [6]), "explain_ref", 9),
+        ("sorry, number 12", ("explain_ref", [2]), "explain_ref", 12),
+    ],
+)
+def test_a_turn_after_a_reference_question_points_at_its_number(
+    text: str, asked: tuple[str, list[int]], edit: str, value: int
+) -> None:
+    """ "drop it" after "why is [4] there?" drops [4]; a correction asks about the other
+    number. Without the reference question before it, "remove it" names no reference."""
+    r = resolve(text, PREV, asked=asked)
+    assert (r.follows, r.edit, r.value) == (True, edit, value)
+    assert resolve("ok, remove it then", PREV).edit != "drop_ref"
+    # two numbers asked about: "drop it" cannot say which
+    assert resolve("drop it", PREV, asked=("compare_refs", [2, 8])).edit != "drop_ref"

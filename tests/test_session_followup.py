@@ -68,6 +68,22 @@ def test_questions_about_the_answer_come_from_the_log(
     assert "7" in capsys.readouterr().err
 
 
+def test_drop_it_after_why_drops_the_reference_asked_about(
+    demo_index_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Reopened from the session log, the reply turn still says which reference it was
+    about: "ok, drop it" after "why is [2] there?" drops [2] and re-runs the merge."""
+    monkeypatch.setenv("SPHERE_INDEX_DIR", str(demo_index_dir))
+    monkeypatch.setenv("SPHERE_STANCE__MODEL", "off")
+    first = json.loads(_ask(["Should school uniforms be mandatory?", "--save", "--json"], capsys))
+    _ask(["why is [2] there?", "--session", "1"], capsys)
+    out = json.loads(_ask(["ok, drop it", "--session", "1", "--json"], capsys))
+    assert out["plan"]["follows"] == 1
+    assert out["plan"]["derivation"].startswith("drop_ref: - reference [2] ")
+    dropped = out["plan"]["derivation"].split()[-1]
+    assert dropped in _cited(first) and dropped not in _cited(out)
+
+
 def _cited(out: dict) -> set[str]:  # type: ignore[type-arg]
     return {
         r["doc_id"]

@@ -179,3 +179,22 @@ def test_claims_question() -> None:
     assert plan.claims_question() == "school uniforms mandatory"
     plan.root_query = " "
     assert plan.claims_question() == "show me more"
+
+
+def test_drop_it_after_a_reference_question_drops_that_reference() -> None:
+    """The turn after "why is [1] there?" (answered from the log) knows which reference
+    it was about: "get rid of it then" drops [1] and re-runs the merge."""
+    from types import SimpleNamespace
+
+    from assistant.thread import asked_of, next_step, reply_turn
+
+    first = example_turn()
+    turns = [SimpleNamespace(id=1, result=first, status="done")]
+    why = next_step("why is [1] there?", turns)
+    assert why.follow.edit == "explain_ref" and why.reply
+    turns.append(SimpleNamespace(id=2, result=reply_turn("why is [1] there?", why, first)))
+    assert asked_of(turns) == ("explain_ref", [1])
+    step = next_step("get rid of it then", turns)
+    assert (step.follow.edit, step.follow.value, step.follows) == ("drop_ref", 1, 1)
+    assert step.plan is not None and step.skip
+    assert asked_of(turns[:1]) is None

@@ -25,7 +25,7 @@ import click
 from assistant.errors import DataError, InputError
 from assistant.eval.understand import iou, value_match
 from assistant.understand.facet_judge import FacetJudge
-from assistant.understand.followup import EDITS, FollowUp
+from assistant.understand.followup import EDITS, FollowUp, asked_about
 
 IOU = 0.5
 
@@ -99,12 +99,14 @@ def _score(
     misses: list[dict[str, Any]] = []
     for d in dialogues:
         plan = parse_rules(d["turns"][0]["text"])
+        asked: tuple[str, list[int]] | None = None
         for t in d["turns"][1:]:
             e = t["expect"]
             try:
-                got = resolve(t["text"], plan, judge)
+                got = resolve(t["text"], plan, judge, asked)
             except InputError:
                 got = FollowUp(False, "new_topic", rule="bad input")
+            asked = asked_about(got)
             ok = score_turn(e, got)
             turns += 1
             correct += ok

@@ -25,6 +25,8 @@ The edits, tried in this order:
 1. it points at the answer: a reference number ("why is [8] under Claim B?",
    "compare [2] and [8]", "drop [5]", "where does 4 come from", "quita la [3]");
    a number with a unit or a comparison ("under 800 words") is not a reference;
+   after a question about one reference ("why is [5] there?"), "drop it" drops
+   that one and "sorry, I meant 7" asks the same about 7;
 2. it asks for more of the same ranking ("more from the other side", "show me
    more", "keep going", "más, por favor"); with no side named, the previous
    plan's side (both sides after a two-sided plan);
@@ -1702,16 +1704,27 @@ _POINTS_BACK = re.compile(
 )
 
 
-def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None = None) -> FollowUp:
+def resolve(
+    text: object,
+    previous: QueryPlan | None,
+    judge: FacetJudge | None = None,
+    asked: tuple[str, list[int]] | None = None,
+) -> FollowUp:
     """Read ``text`` against the previous turn's plan (the module docstring's rule).
 
     ``judge`` (:class:`~assistant.understand.facet_judge.FacetJudge`): the embedder's
     reading of a short phrase that no lexicon knows, for rule 7; without it such a
-    phrase is a topic of its own."""
+    phrase is a topic of its own. ``asked``: when the turn just before was a question
+    about the answer, its edit and reference numbers (``("explain_ref", [5])``), for a
+    turn that points back at them ("drop it", "sorry, I meant 7")."""
     raw = check_question(text)
     if previous is None:
         return FollowUp(False, "new_topic", rule="first turn")
     fixed = _repair(raw).replace("¿", "").replace("¡", "")
+    if asked:
+        found = _about_asked(fixed, asked)
+        if found:
+            return found
     label = _LABEL.match(fixed)
     if label:
         fixed = fixed[label.end() :]
@@ -1743,6 +1756,56 @@ def resolve(text: object, previous: QueryPlan | None, judge: FacetJudge | None =
         or _learned_kind(fixed, previous, judge)
     )
     return found or FollowUp(False, "new_topic", rule="a topic of its own")
+
+
+def asked_about(follow: FollowUp) -> tuple[str, list[int]] | None:
+    """What a question about the answer asked about, for the turn after it
+    (:func:`resolve`'s ``asked``); None for any other turn."""
+    if not follow.follows or follow.edit not in ("explain_ref", "compare_refs"):
+        return None
+    value = follow.value
+    return follow.edit, [int(n) for n in (value if isinstance(value, list) else [value])]
+
+
+# a turn that drops what the reference question before it pointed at ("drop it", "I'd
+# rather you took it out altogether", "ok get rid of that one then")
+_DROP_POINTED = re.compile(
+    r"^(?:(?:ok(?:ay)?|right|then|so|in that case|fine|hm+|eh|yeah|yes|well|great)[,.!]?\s+)*"
+    r"(?:(?:please|pls|just|then|i'?d rather|i would rather|i'?d prefer|can you|could you|"
+    r"would you|you can|you could|let's|lets|go ahead and|you)\s+)*"
+    r"(?:(?:drop|remove|delete|exclude|lose|ditch|scrap|bin|nix|toss|cut|discard|omit|"
+    r"get rid of|take|took|leave|throw|pull|quita|elimina|borra|entferne|lösche|streiche|"
+    r"supprime[rz]?|enl[eè]ve[rz]?|togli|rimuovi|remova|tira)\s+)"
+    r"(?:it|that|this|that one|this one|them|the source|that source|this source|"
+    r"the reference|that reference|lo|la|eso|das|es|ça|le)"
+    r"(?:\s+(?:out|away|off))?(?:\s+(?:altogether|entirely|completely|then|too|please|pls|"
+    r"as well|from the (?:answer|summary|list)|weg))*\s*(?:then|please|pls|thanks)?"
+    r"\s*[.!?]*\s*$",
+    re.I,
+)
+# "oops, I meant 7, not 2", "sorry, 7 not 2", "no wait, number 9"
+_CORRECTION = re.compile(
+    r"\b(?:i meant|i mean|meant|sorry|oops|wait|my bad|typo|rather|instead|not)\b", re.I
+)
+
+
+def _about_asked(text: str, asked: tuple[str, list[int]]) -> FollowUp | None:
+    """A turn about the reference(s) the question before it asked about: a drop with a
+    pronoun for object drops it; a correction ("I meant 7, not 2") asks the same question
+    about the other number."""
+    edit, numbers = asked
+    sentences = [p for p in _SENTENCE.split(text) if p.strip() and not _courtesy(p)]
+    for p in sentences or [text]:
+        if len(numbers) == 1 and _DROP_POINTED.match(p.strip()):
+            return FollowUp(True, "drop_ref", numbers[0], rule="1 reference (the one asked about)")
+    if edit != "explain_ref" or not _CORRECTION.search(text):
+        return None
+    said = [int(m.group(1)) for m in _BARE_NUMBER.finditer(_digits(text))]
+    said += [int(next(g for g in m.groups() if g)) for m in _EXPLICIT_REF.finditer(text)]
+    other = [n for n in dict.fromkeys(said) if n not in numbers]
+    if len(other) == 1 and set(said) <= {other[0], *numbers}:
+        return FollowUp(True, "explain_ref", other[0], rule="1 reference (corrected)")
+    return None
 
 
 def _restated(text: str, previous: QueryPlan) -> FollowUp | None:
