@@ -448,6 +448,17 @@ FORMATS = {
     "tutorials": "tutorial",
     "how-to guide": "tutorial",
     "step-by-step guide": "tutorial",
+    "how-to": "tutorial",
+    "how-tos": "tutorial",
+    "walkthrough": "tutorial",
+    "walkthroughs": "tutorial",
+    "tabular": "table",
+    "tabular form": "table",
+    "plain-text": "txt",
+    "powerpoint": "slides",
+    "powerpoints": "slides",
+    "html pages": "html",
+    "pdf files": "pdf",
 }
 
 # InfoSearch "audience" dimension: surface phrase -> audience level
@@ -509,6 +520,20 @@ AUDIENCES = {
     "educators": "teacher",
     "managers": "business",
     "executives": "business",
+    "business audience": "business",
+    "business readers": "business",
+    "business readership": "business",
+    "general readership": "general",
+    "general readers": "general",
+    "wider public": "general",
+    "policy audience": "policy",
+    "policy-makers": "policy",
+    "lawmakers": "policy",
+    "legislators": "policy",
+    "decision-makers": "policy",
+    "decision makers": "policy",
+    "expert audience": "expert",
+    "expert readers": "expert",
 }
 AUDIENCE_ADJECTIVES = {
     "technical": "expert",
@@ -527,6 +552,10 @@ AUDIENCE_ADJECTIVES = {
     "plain english": "general",
     "kid-friendly": "child",
     "child-friendly": "child",
+    "policy-oriented": "policy",
+    "policy-focused": "policy",
+    "business-oriented": "business",
+    "business-focused": "business",
 }
 
 # nouns that make "from X <noun>" a source constraint

@@ -879,6 +879,13 @@ _LENGTH_WORDS = {
         for w in split_words("short shorter brief briefer quick quicker concise succinct")
     },
     **{w: "long" for w in split_words("long longer lengthy detailed in-depth thorough deep-dive")},
+    # nouns and adjectives that say the length themselves ("just the bite-sized stuff",
+    # "leave out the tiny little blurbs", "long-form pieces")
+    **{
+        w: "short"
+        for w in split_words("bite-sized bitesized bitesize blurbs blurb snippets short-form")
+    },
+    **{w: "long" for w in split_words("long-form longform longreads long-reads lengthier")},
     # Spanish, German, French, Italian, Portuguese
     **{
         w: "short"
@@ -913,7 +920,7 @@ _AUDIENCE_EXTRA = {
 _AUDIENCES = {**lx.AUDIENCES, **_AUDIENCE_EXTRA}
 _AUDIENCE = re.compile(
     r"\b(?:for|at|to|aimed at|written for|suitable for|pitched at|para|für|pour)\s+"
-    r"(?:an?\s+|the\s+|my\s+)?(?:(?:legal|medical|technical|scientific|financial|industry|"
+    r"(?:(?:like|say|um|uh|maybe|mostly|mainly)\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?(?:(?:legal|medical|technical|scientific|financial|industry|"
     r"policy|clinical|subject|domain)\s+)?(?P<a>"
     + "|".join(re.escape(a) for a in sorted(_AUDIENCES, key=len, reverse=True))
     + r")\b",
@@ -951,8 +958,28 @@ _CONSTRAINT_RESIDUE = frozenset(
             "language languages words format version reader readers audience level read reads "
             "pieces posts ones stuff content written aimed simple plain terms tone everything "
             "up accessible understandable friendly easy readable appropriate suited cut drop "
-            "remove lose ditch exclude skip"
+            "remove lose ditch exclude skip omit leave out minus except besides other than "
+            "sites websites literature material materials readership intended meant published "
+            "originating originate comes come coming produced put written aimed pitched "
+            "exceed exceeds exceeding kinda sorta basically ideally lastly accordingly focus "
+            "prefer rather instead tiny little super really very overly too trop thats that's "
+            "form type kind sort anything everything something smth nothin nothing use see read "
+            "get have want need keep stick limit restrict confine narrow filter things"
         ),
+    )
+)
+
+
+_PREPOSITION = re.compile(r"\b(?:for|at|to|from|by|in|für|para|pour|per|voor)\b", re.I)
+# words that make a kind of document a kind of source ("the opinion pieces", "the
+# government reports"), not a facet of the answer ("the productivity studies")
+_SOURCE_MODIFIERS = frozenset(
+    split_words(
+        "opinion news government official academic scientific scholarly peer-reviewed peer "
+        "reviewed clinical medical industry trade press independent local national "
+        "international mainstream alternative social online print research policy advocacy "
+        "partisan sponsored commercial corporate company activist university legal court "
+        "tabloid satirical personal"
     )
 )
 
@@ -969,6 +996,62 @@ def _negated_scope(before: str) -> bool:
     )
     before = re.sub(r"\b(?:texts?|teksten|stuff|things|material|articles|sources)\s*$", "", before)
     return bool(_NEGATION.search(before))
+
+
+# an operator that excludes what follows it in its clause ("skip the super technical
+# stuff meant for specialists", "anything but spanish", "I can't read German", "nada em
+# inglês"); "only"/"just" after it starts a positive request again ("no, only Spanish")
+_EXCLUDE = re.compile(
+    r"\b(?:no|not|nothing|nothin|none|without|w/o|skip|skipping|exclude|excluding|except|"
+    r"besides|other than|apart from|anything but|everything but|minus|avoid|avoiding|ignore|"
+    r"ignoring|leave out|leaving out|leave off|omit|omitting|drop|remove|cut|lose|ditch|"
+    r"get rid of|filter out|weed out|rather not|(?:can'?t|cannot|can not|don'?t|do not) "
+    r"(?:read|understand|speak|stand|trust|use|want|need)|aren'?t|isn'?t|wasn'?t|weren'?t|"
+    r"don'?t want|sin|nada|ningún|ninguna|ninguno|excepto|menos|ohne|kein|keine|keinen|"
+    r"nichts|außer|sans|pas de|pas d'|rien|aucun|aucune|sauf|niente|senza|nessun|nessuna|"
+    r"tranne|sem|nenhum|nenhuma|exceto|geen|niets|zonder|behalve)(?![\w'])",
+    re.I,
+)
+_POSITIVE = re.compile(
+    r"\b(?:only|just|solely|exclusively|solo|solamente|sólo|nur|seulement|uniquement|"
+    r"soltanto|apenas|somente|alleen|enkel)\b",
+    re.I,
+)
+# "no more than", "not longer than": a bound, not an exclusion
+_NOT_EXCLUDING = re.compile(
+    r"\b(?:no|not) (?:more|longer|shorter|less|fewer|over|under|above|below|bigger|"
+    r"greater)(?: than)?\s*$|\bnot (?:only|just)\b|\bno (?:matter|problem|worries)\b|"
+    r"\bnot sure\b",
+    re.I,
+)
+_CLAUSE_END = re.compile(r"[.;!?]\s|,\s+(?!\d)|\s(?:but|though|although|whereas)\s(?!not\b)", re.I)
+
+
+def _excluded(q: str, start: int) -> bool:
+    """Whether the value at ``start`` is excluded by an operator earlier in its clause,
+    with no "only" after the operator ("skip anything that's just a transcript" is
+    excluded all the same: "just" after "anything that's" qualifies the thing)."""
+    before = q[:start]
+    ends = list(_CLAUSE_END.finditer(before))
+    if ends:
+        before = before[ends[-1].end() :]
+    ops = [m for m in _EXCLUDE.finditer(before) if not _NOT_EXCLUDING.search(before[: m.end()])]
+    if not ops:
+        return False
+    after = before[ops[-1].end() :]
+    positive = _POSITIVE.search(after)
+    return not (
+        positive
+        and not re.search(r"\b(?:that'?s|that is|which is|are)\s+$", after[: positive.start()])
+    )
+
+
+_PRAISE = re.compile(
+    r"\b(?:this|that|it|which|they|these|those)(?:'s|’s| is| was| are| were| looks?| seems?)\s+"
+    r"(?:(?:very|really|so|super|quite|pretty|extremely|incredibly|nice and|wonderfully|"
+    r"impressively|admirably|and)\s+)*$",
+    re.I,
+)
 
 
 def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list[Span]]:
@@ -1046,6 +1129,8 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
     for i, (w, s, e) in enumerate(toks):
         if not free(s, e) or not standing(i):
             continue
+        if _PRAISE.search(q[:s]):
+            continue  # "this is very thorough": praise of the answer, not a request
         if w in _LENGTH_WORDS and not negated(s):
             add("length", _LENGTH_WORDS[w], s, e, False)
         elif w in lx.FORMATS or (w.endswith("s") and w[:-1] in lx.FORMATS):
@@ -1062,19 +1147,28 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
 def _normalised(q: str, c: Constraint, span: Span) -> Constraint:
     """A constraint as a follow-up means it: a file type named as a source is a format
     ("skip the PDFs"), a source kind in the singular and lower case ("keine Blogs" ->
-    "blog"), and a length, audience or format negated by a word before its scope ("no
-    long reads", "nothing written for kids")."""
+    "blog"), a value excluded by an operator earlier in its clause ("anything but
+    spanish", "I can't read German"), a length, audience or format negated by a word
+    before its scope ("no long reads", "nothing written for kids"), and an excluded
+    bound turned round ("omit documents exceeding 2,000 words" -> ``<2000``)."""
     if c.dimension == "source":
         low = c.value.lower()
         if low in lx.FORMATS:
-            return dataclasses.replace(c, dimension="format", value=lx.FORMATS[low], hard=False)
-        if low in lx.SOURCE_NOUNS and low.endswith("s") and low[:-1] in lx.SOURCE_NOUNS:
-            low = low[:-1]  # a kind, as the parser writes it
-        return dataclasses.replace(c, value=low)
-    if c.dimension in ("length", "audience", "format") and not c.negated:
-        before = q[: span[0]]
-        if _negated_scope(before):
-            return dataclasses.replace(c, negated=True)
+            c = dataclasses.replace(c, dimension="format", value=lx.FORMATS[low], hard=False)
+        else:
+            if low in lx.SOURCE_NOUNS and low.endswith("s") and low[:-1] in lx.SOURCE_NOUNS:
+                low = low[:-1]  # a kind, as the parser writes it
+            c = dataclasses.replace(c, value=low)
+    if not c.negated and (
+        _excluded(q, span[0])
+        or (c.dimension in ("length", "audience", "format") and _negated_scope(q[: span[0]]))
+    ):
+        c = dataclasses.replace(c, negated=True)
+    bound = re.fullmatch(r"([<>])\s*(\d+)", c.value.strip()) if c.dimension == "length" else None
+    if bound and c.negated:
+        # "omit documents exceeding 2,000 words": what is wanted is under 2,000
+        flip = "<" if bound.group(1) == ">" else ">"
+        c = dataclasses.replace(c, value=flip + bound.group(2), negated=False)
     return c
 
 
@@ -1086,10 +1180,31 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
         return None
     if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
         return None  # "don't include the noise stuff": a facet to drop, not a word
+    topic = _topic_stems(previous)
+    for c, (s0, e0) in zip(cons, spans, strict=True):
+        words = _content(q[s0:e0])
+        if (
+            c.dimension in ("audience", "length")
+            and words
+            and not _PREPOSITION.search(q[s0:e0])
+            and {_stem(w) for w in words} <= topic
+        ):
+            return None  # "the trails need not be beginner-friendly": the topic's own
+        if c.dimension == "source" and re.search(r"\bthe\s+$", q[:s0], re.I):
+            mods = [w for w in words if not _DOC_KIND.fullmatch(w)]
+            if mods and not set(mods) & _SOURCE_MODIFIERS and all(_is_facet(w) for w in mods):
+                return None  # "leave out the productivity studies": a facet of the answer
     cons = [_normalised(q, c, span) for c, span in zip(cons, spans, strict=True)]
     # (a negation before a length, audience or format is read there, for both readers)
     # "only long ones, 2000+ words": the bare word and the number are one constraint
     cons = [c for c, keep in zip(cons, not_implied(cons), strict=True) if keep]
+    seen: set[tuple[str, str, bool]] = set()
+    # "the super technical stuff meant for specialists": one audience said twice
+    cons = [
+        c
+        for c in cons
+        if (k := (c.dimension, c.value.lower(), c.negated)) not in seen and not seen.add(k)
+    ]
     have = {(c.dimension, c.value.lower(), c.negated) for c in previous.constraints}
     new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
 
