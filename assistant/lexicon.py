@@ -593,6 +593,39 @@ SOURCE_NOUNS = (
     "literature",
     "reports",
 )
+# language names as people type them (the rules' spelling repair keys on these:
+# "portugese", "Spnaish"); the codes come from langcodes
+LANGUAGE_NAMES = (
+    "english",
+    "spanish",
+    "french",
+    "german",
+    "italian",
+    "portuguese",
+    "dutch",
+    "russian",
+    "chinese",
+    "mandarin",
+    "japanese",
+    "korean",
+    "arabic",
+    "hindi",
+    "polish",
+    "swedish",
+    "norwegian",
+    "danish",
+    "finnish",
+    "greek",
+    "turkish",
+    "hebrew",
+    "czech",
+    "hungarian",
+    "romanian",
+    "ukrainian",
+    "catalan",
+    "vietnamese",
+    "indonesian",
+)
 # sites people name in lower case ("no wikipedia"); read as source names
 SOURCE_SITES = (
     "wikipedia",

@@ -854,6 +854,13 @@ _DOC_KINDS = (
     "threads",
     "columns",
     "commentary",
+    "social media",
+    "press release",
+    "wikis",
+    "wiki",
+    "forum posts",
+    "news sites",
+    "news site",
 )
 _DOC_KIND = re.compile(
     r"\b(?:" + "|".join(re.escape(k) for k in sorted(_DOC_KINDS, key=len, reverse=True)) + r")\b",
@@ -964,7 +971,8 @@ _CONSTRAINT_RESIDUE = frozenset(
             "exceed exceeds exceeding kinda sorta basically ideally lastly accordingly focus "
             "prefer rather instead tiny little super really very overly too trop thats that's "
             "form type kind sort anything everything something smth nothin nothing use see read "
-            "get have want need keep stick limit restrict confine narrow filter things"
+            "get have want need keep stick limit restrict confine narrow filter things each "
+            "present presenting teach teaching share sharing preparing prepare "
         ),
     )
 )
@@ -1046,6 +1054,86 @@ def _excluded(q: str, start: int) -> bool:
     )
 
 
+# "that mention the word 'methane'", "with the word keto in it", "anything mentioning
+# Amazon", "qui mentionne Macron", "qui parlent de X", "mit dem Wort X"
+_KEYWORD_WORD = re.compile(
+    r"\b(?:(?:with|w|w/|containing|contain|contains|has|have|having|use|uses|using|"
+    r"mention|mentions|mentioning)\s+)?"
+    r"(?:the\s+(?:exact\s+)?(?:word|term|phrase|keyword)|"
+    r"mentioning|that mentions?|which mentions?|mentions?|"
+    r"qui mentionnent|qui mentionne|qui parlent de|qui parle de|"
+    r"mit dem (?:wort|begriff)|die (?:das wort|den begriff)|"
+    r"con la palabra|que mencion(?:a|an|en|e|am|em)|che menzionan[oa]|com a palavra|"
+    r"met het woord|die (?:het woord)?)\s+"
+    r"(?P<k>['\"‘“]?[^\W\d_][\w\-]*['\"’”]?)"
+    r"(?=\s*(?:in (?:it|them|the (?:text|title))|explicitly|anywhere|at all|somewhere)?\s*"
+    r"(?:[.!?,]|\b(?:if|please|pls|thanks|lol)\b|$))",
+    re.I,
+)
+# "for ten-year-olds", "aimed at 15 year olds"
+_AGED = re.compile(
+    r"\b(?:for|at|to)\s+(?:an?\s+)?(?P<n>\d{1,2}|"
+    + "|".join(_NUMBER_WORDS)
+    + r")[- ]?(?:year|yr)s?[- ]?olds?\b",
+    re.I,
+)
+# a source by name: "reuters only", "only from the bbc", "published by the BBC", "anything
+# from al jazeera?", "leave out anything from greenpeace"
+_NAMED_SOURCE = re.compile(
+    r"(?:\b(?:from|by|published by|produced by|written by)\s+(?:the\s+)?"
+    r"(?P<n>[^\W\d_][\w&.\-]*(?:\s+[^\W\d_][\w&.\-]*){0,2}?)"
+    r"(?=\s*(?:only|please|pls|thanks|articles?|stories|reports?|pieces|coverage|content|"
+    r"stuff|ones)?\s*(?:[.!?,]|$))"
+    r"|^\s*(?:the\s+)?(?P<n2>[^\W\d_][\w&.\-]*(?:\s+[^\W\d_][\w&.\-]*)?)\s+only\b)",
+    re.I,
+)
+
+
+@functools.cache
+def _countries() -> frozenset[str]:
+    return frozenset(c.lower() for c in lx.COUNTRIES)
+
+
+def _named_source(name: str) -> bool:
+    """A name of a source: not a word of the value lexicons (a place, a language, a kind
+    of document, a group), not time, not a pointer."""
+    words = name.lower().split()
+    if not words or any(w in fw.FILLER or w in fw.POINTERS for w in words):
+        return False
+    low = " ".join(words)
+    if re.search(
+        r"\b(?:year|years|month|months|decade|decades|century|today|now|recent|"
+        r"last|past|since|ago)\b",
+        low,
+    ):
+        return False
+    if low in _countries() or any(language_code(w) for w in words):
+        return False
+    if _DOC_KIND.fullmatch(low) or low in _GENERIC_DOCS or low in _AUDIENCES:
+        return False
+    closed = (_LENGTH_WORDS, lx.FORMATS, _AUDIENCES, lx.AUDIENCE_ADJECTIVES, _SIDE_WORDS)
+    if any(w in vocab for w in words for vocab in closed):
+        return False
+    if any(w in ("side", "sides", "both", "angle", "view", "views", "perspective") for w in words):
+        return False
+    return not any(_is_facet(w) or _is_person(w) or _is_role(w) for w in words)
+
+
+def _source_name(name: str) -> str:
+    """A named source as a value: lower case; an English plural noun typed in lower case
+    in the singular, as kinds are written ("the tabloids" -> "tabloid"); a name left as
+    it is ("reuters", "the Times")."""
+    low = name.lower()
+    if (
+        name.islower()
+        and " " not in low
+        and low.endswith("s")
+        and low[:-1] in spelling.dictionary()
+    ):
+        return low[:-1]  # (a capital says a name: "the Times")
+    return low
+
+
 _PRAISE = re.compile(
     r"\b(?:this|that|it|which|they|these|those)(?:'s|’s| is| was| are| were| looks?| seems?)\s+"
     r"(?:(?:very|really|so|super|quite|pretty|extremely|incredibly|nice and|wonderfully|"
@@ -1084,6 +1172,21 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
             cons.append(Constraint(dim, value, negated=neg, hard=hard, text=q[s:e]))
             spans.append((s, e))
 
+    for m in _KEYWORD_WORD.finditer(q):
+        add("keyword", m.group("k").strip("'\"‘’“”"), m.start(), m.end(), negated(m.start()))
+    for m in _AGED.finditer(q):
+        n = _NUMBER_WORDS.get(m.group("n").lower()) or int(m.group("n"))
+        add(
+            "audience",
+            "child" if n < 13 else "teen" if n < 20 else "general",
+            m.start(),
+            m.end(),
+            False,
+        )
+    for m in _NAMED_SOURCE.finditer(q):
+        g = "n" if m.group("n") else "n2"
+        if _named_source(m.group(g)):
+            add("source", _source_name(m.group(g)), m.start(g), m.end(g), negated(m.start()))
     for m in _AUDIENCE.finditer(q):
         add("audience", _AUDIENCES[m.group("a").lower()], m.start(), m.end(), False)
     for m in _AUDIENCE_WORDS.finditer(q):  # "in plain language", "technical ones"
@@ -1131,8 +1234,10 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
             continue
         if _PRAISE.search(q[:s]):
             continue  # "this is very thorough": praise of the answer, not a request
-        if w in _LENGTH_WORDS and not negated(s):
-            add("length", _LENGTH_WORDS[w], s, e, False)
+        if w in _LENGTH_WORDS and (
+            not negated(s) or i + 1 == len(toks) or toks[i + 1][0] in _VALUE_NEXT
+        ):
+            add("length", _LENGTH_WORDS[w], s, e, negated(s))  # "nothing long"
         elif w in lx.FORMATS or (w.endswith("s") and w[:-1] in lx.FORMATS):
             add("format", lx.FORMATS.get(w) or lx.FORMATS[w[:-1]], s, e, negated(s))
         elif w in lx.SOURCE_SITES:
@@ -1172,11 +1277,69 @@ def _normalised(q: str, c: Constraint, span: Span) -> Constraint:
     return c
 
 
+_SPELLED_HUNDREDS = re.compile(
+    r"\b(?P<n>" + "|".join(_NUMBER_WORDS) + r"|a|one)\s+(?P<u>hundred|thousand)\b", re.I
+)
+_FEW = re.compile(
+    r"\b(?:a couple of|a couple|couple of|a few|a handful of)"
+    r"(?=\s+(?:pages?|minutes?|paragraphs?))",
+    re.I,
+)
+# "pitched at children rather than adults", "html pages than anything else"
+_RATHER_THAN = re.compile(
+    r"\s*,?\s*(?:rather than|instead of|than|not|over) (?:the |any |anything |everything )?"
+    r"(?:else|[\w\-]+(?: [\w\-]+)?)\s*[.!?]*\s*$",
+    re.I,
+)
+# "My readers are kids, around 9 or 10", "our audience is mostly parents"
+_READERS_ARE = re.compile(
+    r"\b(?:my|our|the) (?:readers|readership|audience|class|students|listeners|viewers|"
+    r"target audience|target group|kids|pupils) (?:are|is|will be) (?:(?:mostly|all|mainly|"
+    r"largely|just|only)\s+)?(?:an?\s+|the\s+)?(?P<a>[\w\-]+(?: [\w\-]+)?)"
+    r"(?P<age>,?\s*(?:around|about|aged|age|ages)?\s*\d{1,2}(?:\s*(?:or|to|-|and)\s*\d{1,2})?"
+    r"(?: years old)?)?",
+    re.I,
+)
+
+
+def _spelled(q: str) -> str:
+    """Numbers of a length written as words, as digits ("under five hundred words" ->
+    "under 500 words", "a couple of pages" -> "2 pages"; "exceed 3,000 words" -> "over")."""
+
+    def hundreds(m: re.Match[str]) -> str:
+        n = m.group("n").lower()
+        k = 1 if n in ("a", "one") else _NUMBER_WORDS[n]
+        return str(k * (100 if m.group("u").lower() == "hundred" else 1000))
+
+    q = _SPELLED_HUNDREDS.sub(hundreds, q)
+    q = _FEW.sub(
+        lambda m: "3" if "few" in m.group(0).lower() or "handful" in m.group(0) else "2", q
+    )
+    return re.sub(r"\bexceeds?(?=\s+\d)", "over", q, flags=re.I)
+
+
 def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
+    q = _spelled(q)
     cons, spans = find_constraints(q, wh_factual=False)
     more, more_spans = _bare_constraints(q, list(spans))
     cons, spans = [*cons, *more], [*spans, *more_spans]
-    if not cons or _residue(q, spans, previous, also=_CONSTRAINT_RESIDUE):
+    readers = _READERS_ARE.search(q)
+    if readers and readers.group("a").lower() in _AUDIENCES:
+        s0, e0 = readers.span()
+        if not any(a < e0 and s0 < b for a, b in spans):
+            cons.append(
+                Constraint("audience", _AUDIENCES[readers.group("a").lower()], text=q[s0:e0])
+            )
+            spans.append((s0, e0))
+    if not cons:
+        return None
+    # the operators' own words ("anything but", "I can't read", "nada") and a contrast at
+    # the end ("rather than adults") are the constraint's frame
+    frame = [m.span() for m in _EXCLUDE.finditer(q)] + [m.span() for m in _POSITIVE.finditer(q)]
+    contrast = _RATHER_THAN.search(q)
+    if contrast and cons and not _EXCLUDE.match(contrast.group(0).strip(" ,")):
+        frame.append(contrast.span())
+    if _residue(q, [*spans, *frame], previous, also=_CONSTRAINT_RESIDUE):
         return None
     if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
         return None  # "don't include the noise stuff": a facet to drop, not a word
