@@ -1361,13 +1361,9 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     # (a negation before a length, audience or format is read there, for both readers)
     # "only long ones, 2000+ words": the bare word and the number are one constraint
     cons = [c for c, keep in zip(cons, not_implied(cons), strict=True) if keep]
-    seen: set[tuple[str, str, bool]] = set()
     # "the super technical stuff meant for specialists": one audience said twice
-    cons = [
-        c
-        for c in cons
-        if (k := (c.dimension, c.value.lower(), c.negated)) not in seen and not seen.add(k)
-    ]
+    once = {(c.dimension, c.value.lower(), c.negated): c for c in reversed(cons)}
+    cons = [c for c in cons if once[(c.dimension, c.value.lower(), c.negated)] is c]
     have = {(c.dimension, c.value.lower(), c.negated) for c in previous.constraints}
     new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
 
