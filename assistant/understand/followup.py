@@ -322,6 +322,12 @@ _WRAP_START = re.compile(
     r"track down)\s+(?=\S)|"
     # "I was wondering whether you might be able to …", "if at all possible, …"
     r"(?:i was wondering|i wonder|i'?d be (?:most |very |really )?grateful|"
+    r"i'?d (?:be|also be) (?:particularly |really |very |most |especially |also )?interested in|"
+    r"i wish you'?d|i wish you would|"
+    r"it would be (?:nice|good|great|helpful|useful) to (?:have|see|get)|"
+    r"it'?d be (?:nice|good|great|helpful|useful) to (?:have|see|get)|"
+    r"(?:i'?d|i would) (?:like|love|want) to (?:hear|read|learn|know|find out|understand)"
+    r"(?: (?:more|a bit|a little))?(?: about)?|"
     r"it would (?:really |also )?help(?: (?:a lot|greatly|me|a great deal))* if you could|"
     r"i would be (?:most |very |really )?grateful|if (?:at all )?possible|"
     r"is it possible|would it be possible|if you could|if it'?s not too much trouble|"
@@ -333,7 +339,8 @@ _WRAP_START = re.compile(
 _COURTESY_END = (
     r"(?:[,.]?\s*(?<![\w'])(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|"
     r"thank you|now|too|as well|though|instead|tbh|lol|lmao|haha|ngl|imo|thx|in particular|"
-    r"specifically|particularly|especially|exactly|"
+    r"specifically|particularly|especially|exactly|tho|you know|"
+    r"if you could (?:include|add|cover) (?:that|this|it)(?: as well| too)?|"
     r"por favor|bitte|s'il (?:te|vous) pla[iî]t|merci|gracias|danke|graag|grazie|obrigad[oa]))"
 )
 _WRAP_END = re.compile(
@@ -415,7 +422,7 @@ def _other(side: Side) -> Side:
 
 _REF_NOUN = (
     r"(?:ref(?:erence)?s?|source|sources|doc(?:ument)?|number|no\.|nr\.?|referencia|fuente|"
-    r"quelle|r[ée]f[ée]rence|nummer|n[úu]mero|num[ée]ro|item|link|citation)"
+    r"quelle|r[ée]f[ée]rence|refer[eê]ncia|nummer|n[úu]mero|num[ée]ro|item|link|citation)"
 )
 _EXPLICIT_REF = re.compile(
     r"\[\s*(\d{1,3})\s*\]|#\s*(\d{1,3})\b|\b" + _REF_NOUN + r"\s*\[?\s*(\d{1,3})\b\]?", re.I
@@ -440,18 +447,20 @@ _REMOVE = re.compile(
     r"out|discard|omit|erase|quita|quitar|elimina|eliminar|borra|borrar|saca|sacar|"
     r"entferne|entfernen|lösche|löschen|streiche|streichen|supprime[rz]?|enl[eè]ve[rz]?|"
     r"retire[rz]?|ôte[rz]?|tira fuori|togli|rimuovi|elimina|cancella|remova|tire|tira|"
-    r"apaga)\b|\bno(?=\s+(?:\[|#|ref(?:erence)?\s*\d|source\s*\d))",
+    r"apaga|tirar|tirem|retirar)\b|\b(?:no|without|minus|except|sin|ohne|sans|senza|sem)"
+    r"(?=\s+(?:\[|#|ref(?:erence)?\s*\[?\d|source\s*\[?\d|number\s*\d))",
     re.I,
 )
 _COMPARE_CUE = re.compile(
-    r"\b(?:compare|compared|comparing|contrast|difference|differ|differs|different|versus|vs|"
+    r"\b(?:compare|compared|comparing|contrast|difference|diff|differ|differs|different|versus|vs|"
     r"disagree|agree|same|which|contradict|contradicts|conflict|conflicts|consistent|match|"
     r"each other|both|vergleiche?|compara|comparar)\b",
     re.I,
 )
 _PAIR_LINK = re.compile(
-    r"^\s*\]?\s*(?:(?:differ|differs|compare[sd]?|contrast|stack up|compared)\s+)?"
-    r"(?:,|and|or|vs\.?|versus|&|with|to|from|et|und|y|e|against)\s*"
+    r"^\s*\]?\s*(?:(?:differ|differs|compare[sd]?|contrast|stack up|compared|disagree|"
+    r"disagrees|agree|agrees|conflict|conflicts|contradict|contradicts|square|line up)\s+)?"
+    r"(?:,|and|or|n|vs\.?|versus|&|with|to|from|et|und|y|e|against)\s*"
     r"(?:\[|#|" + _REF_NOUN + r"\s*)?\s*$",
     re.I,
 )
@@ -464,7 +473,7 @@ _REF_QUESTION = frozenset(
             "erkläre explica explique say says said mean means deal story relevant "
             "relevance included reliable trustworthy under claim source ref reference number "
             "used where put u tho column columns pile section category group side against pro "
-            "con for"
+            "con for first second yo okay uh um"
         )
     )
 )
@@ -568,6 +577,7 @@ def _reference(text: str, previous: QueryPlan) -> FollowUp | None:
 
 _MORE_CUE = re.compile(
     r"\b(?:more|further|additional|others|another|else|next|keep going|continue|go on|the rest|"
+    r"encore|quelques-uns|d'autres|weitere|ancora|altri|outros|meer|"
     r"keep (?:them|those|it) coming|"
     r"remaining|(?:any|some)\s+other(?=\s+(?:arguments?|sources?|results?|views?|evidence|"
     r"studies|points|articles|ones)\b)|"
@@ -601,7 +611,8 @@ _MORE_WORDS = frozenset(
         "views camp arguments argument evidence reasons points examples results links options "
         "ones page pages couple few same similar kind mismo lado côté seite one opposing opposite "
         "other rest remaining argumente argumentos argomenti ergebnisse noch mais ancora altri "
-        "altre outros outras più piu meer"
+        "altre outros outras più piu meer positions position stances viewpoints quelques-uns "
+        "quelques-unes d'autres"
     )
 )
 
@@ -954,7 +965,8 @@ _VALUE_NEXT = frozenset(
         *(w for d in lx.DOC_NOUNS for w in d.split()),
         *split_words(
             "only please pls too ones pieces reads versions version language format files file "
-            "preferred ideally thanks thank if texte textos testi text"
+            "preferred ideally thanks thank if texte textos testi text lol tbh thx plz tho "
+            "though cant can't because since as"
         ),
     )
 )
@@ -1098,8 +1110,8 @@ def _named_source(name: str) -> bool:
     """A name of a source: not a word of the value lexicons (a place, a language, a kind
     of document, a group), not time, not a pointer."""
     words = name.lower().split()
-    if not words or any(w in fw.FILLER or w in fw.POINTERS for w in words):
-        return False
+    if not words or any(w in fw.POINTERS for w in words) or words[-1] in fw.FILLER:
+        return False  # ("al jazeera", "le monde": an article of another language is part)
     low = " ".join(words)
     if re.search(
         r"\b(?:year|years|month|months|decade|decades|century|today|now|recent|"
@@ -1154,7 +1166,7 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
         return not any(s < b and a < e for a, b in (*taken, *spans))
 
     def negated(s: int) -> bool:
-        return bool(_NEGATION.search(q[:s]))
+        return bool(_NEGATION.search(q[:s])) or _excluded(q, s)
 
     def standing(i: int) -> bool:
         """The value at token ``i`` stands alone (not a modifier of a noun after it; "any
@@ -1302,6 +1314,24 @@ _READERS_ARE = re.compile(
 )
 
 
+def _kind_as_source(c: Constraint) -> Constraint:
+    """A keyword that names a kind of document is a source ("without the forum posts",
+    "minus the wiki stuff" -> forum, wiki); "the word 'methane' explicitly" -> methane."""
+    if c.dimension != "keyword":
+        return c
+    v = re.sub(r"^(?:the\s+)?(?:word|term|phrase)\s+", "", c.value.strip(), flags=re.I)
+    v = re.sub(r"\s+(?:explicitly|anywhere|at all|in (?:it|them))$", "", v, flags=re.I)
+    v = v.strip("'\"‘’“” ")
+    kind = re.sub(
+        r"\s+(?:stuff|ones|things|posts|content|material|pages|articles)$", "", v, flags=re.I
+    )
+    if _DOC_KIND.fullmatch(kind) or kind.lower() in lx.SOURCE_SITES:
+        low = kind.lower()
+        value = low[:-1] if low.endswith("s") and low[:-1] in _DOC_KINDS else low
+        return dataclasses.replace(c, dimension="source", value=value)
+    return dataclasses.replace(c, value=v) if v else c
+
+
 def _spelled(q: str) -> str:
     """Numbers of a length written as words, as digits ("under five hundred words" ->
     "under 500 words", "a couple of pages" -> "2 pages"; "exceed 3,000 words" -> "over")."""
@@ -1341,6 +1371,7 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
         frame.append(contrast.span())
     if _residue(q, [*spans, *frame], previous, also=_CONSTRAINT_RESIDUE):
         return None
+    cons = [_kind_as_source(c) for c in cons]
     if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
         return None  # "don't include the noise stuff": a facet to drop, not a word
     topic = _topic_stems(previous)
@@ -1605,7 +1636,7 @@ def _group_view(text: str, previous: QueryPlan) -> FollowUp | None:
 
 _WEAK_FRAME = re.compile(
     r"^\s*(?:(?:and|but|so|now|also|ok|okay|und|y|et|e)[,]?\s+)*(?:(?:and\s+)?what\s+about|how\s+about|"
-    r"what\s+of|was\s+ist\s+mit|qu'en\s+est-il\s+(?:de|du|des)|y\s+qu[ée]\s+hay\s+de|"
+    r"what\s+of|was\s+ist\s+mit|wie\s+sieht\s+es\s+mit(?=\s.+\saus\s*[?.!]*$)|qu'en\s+est-il\s+(?:de|du|des)|y\s+qu[ée]\s+hay\s+de|"
     r"y\s+qu[ée]\s+pasa\s+con|e\s+quanto\s+(?:a|ao|à|aos|às)|e\s+(?:per|riguardo\s+a)|"
     r"and|y|und|et|e)\s+(?P<x>.+)$",
     re.I,
@@ -1629,7 +1660,8 @@ _STRONG_FRAME = re.compile(
 _EFFECT_FRAME = re.compile(
     r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:how\s+(?:does|do|would|will|did|might|"
     r"could|is|are)\s+(?P<s>.+?)\s+(?:affect|affecting|impact|impacting|change|influence|hit|"
-    r"help|hurt|harm)|(?:what(?:'s|\s+is|\s+are|\s+about)?\s+)?(?:the\s+)?(?:impacts?|effects?|"
+    r"help|hurt|harm)|what\s+(?:would|will|does|could|might)\s+(?P<s6>it|that|this|they)\s+do\s+"
+    r"(?:to|for)|(?:what(?:'s|\s+is|\s+are|\s+about)?\s+)?(?:the\s+)?(?:impacts?|effects?|"
     r"consequences)\s+(?:on|for)|(?:is|are)\s+(?P<s2>it|that|this|they)\s+(?:good|bad|safe|"
     r"harmful|ok|fair)\s+for|does\s+(?P<s3>it|that|this)\s+(?:affect|help|hurt|harm)|"
     r"(?:is|does)\s+(?P<s4>that|this|it)\s+(?:also\s+)?(?:true|apply|the same)\s+(?:for|to)|"
@@ -1896,7 +1928,7 @@ def _facet_edit(q: str, previous: QueryPlan, judge: FacetJudge | None) -> Follow
         return _add_aspect(previous, m.group("x"))
     m = _EFFECT_FRAME.match(q)
     if m:
-        subject = next((g for g in m.group("s", "s2", "s3", "s4", "s5") if g), "")
+        subject = next((g for g in m.group("s", "s2", "s3", "s4", "s5", "s6") if g), "")
         if not _residue(subject, previous=previous, also=_EFFECT_SUBJECT | {"like"}):
             return _facet(m.group("x"), previous, strong=True, back=True, perspective_next=False)
     x = _effect_object(q, previous)
@@ -1913,6 +1945,8 @@ def _facet_edit(q: str, previous: QueryPlan, judge: FacetJudge | None) -> Follow
             return found
     m = _WEAK_FRAME.match(q)
     x = m.group("x") if m else q
+    if m and re.match(r"^\s*(?:\w+\s+)*?wie\s+sieht", q, re.I):
+        x = re.sub(r"\s+aus\s*[?.!]*\s*$", "", x)  # "wie sieht es mit den Kosten aus?"
     if m is None and (_MORE_CUE.search(q) or len(_words(q)) > 5 or _DROP_VERB.match(q)):
         return None  # a facet alone is a short phrase, not a request to drop or page
     if m is None and len(_words(q)) > 3:
