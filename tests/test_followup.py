@@ -143,11 +143,14 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
         "conversation_dev4.jsonl",
         "conversation_dev5.jsonl",
         "conversation_dev6.jsonl",
+        "conversation_dev7.jsonl",
+        "conversation_dev8.jsonl",
         "conversation_test.jsonl",
         "conversation_test2.jsonl",
         "conversation_test3.jsonl",
         "conversation_test4.jsonl",
         "conversation_test5.jsonl",
+        "conversation_test6.jsonl",
     ],
 )
 def test_the_shipped_dialogue_sets_load(name: str) -> None:
@@ -679,3 +682,68 @@ def test_a_turn_after_a_reference_question_points_at_its_number(
     assert resolve("ok, remove it then", PREV).edit != "drop_ref"
     # two numbers asked about: "drop it" cannot say which
     assert resolve("drop it", PREV, asked=("compare_refs", [2, 8])).edit != "drop_ref"
+
+
+@pytest.mark.parametrize(
+    ("text", "edit", "value"),
+    [
+        ("everything except German please", "add_constraint", ("language", "de", True)),
+        ("I can't read Italian.", "add_constraint", ("language", "it", True)),
+        ("nothing aimed at engineers", "add_constraint", ("audience", "expert", True)),
+        ("our readers are mostly teenagers", "add_constraint", ("audience", "teen", False)),
+        ("for twelve-year-olds please", "add_constraint", ("audience", "child", False)),
+        (
+            "skip whatever was put out as a press release",
+            "add_constraint",
+            ("source", "press release", True),
+        ),
+        ("stuff by the Guardian only", "add_constraint", ("source", "guardian", False)),
+        (
+            "leave out anything from amnesty international",
+            "add_constraint",
+            ("source", "amnesty international", True),
+        ),
+        ("minus the reddit stuff", "add_constraint", ("source", "reddit", True)),
+        (
+            "only ones with the word 'subsidy' in them",
+            "add_constraint",
+            ("keyword", "subsidy", False),
+        ),
+        ("nothing over two thousand words", "add_constraint", ("length", "<2000", False)),
+        ("put it in tabular form", "add_constraint", ("format", "table", False)),
+        (
+            "This is very detailed. Only in Spanish though",
+            "add_constraint",
+            ("language", "es", False),
+        ),
+        ("where does 2 contradict 7?", "compare_refs", [2, 7]),
+        ("und wie sieht es mit der Sicherheit aus?", "add_aspect", "Sicherheit"),
+        ("what would it do to house prices", "add_aspect", "house prices"),
+        ("encore d'autres, merci", "more", "both"),
+        ("more for both positions please", "more", "both"),
+        ("I wish you'd add what cyclists think.", "add_perspective", "cyclists"),
+    ],
+)
+def test_round_six_mechanisms(text: str, edit: str, value: object) -> None:
+    """Constraints in the wordings of a sixth development round (an operator anywhere
+    earlier in the clause, sources by name, keywords said as a word, spelled lengths,
+    need statements), and the other kinds' new wordings; none of these is in a set."""
+    r = resolve(text, PREV)
+    got = r.value
+    if edit == "add_constraint":
+        assert isinstance(got, dict)
+        got = (got["dimension"], got["value"], got["negated"])
+    assert (r.follows, r.edit, got) == (True, edit, value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Should schools teach in Spanish?",
+        "Is the BBC biased?",
+        "what changed in the last ten years?",
+    ],
+)
+def test_round_six_new_topics(text: str) -> None:
+    r = resolve(text, PREV)
+    assert r.edit != "add_constraint"

@@ -460,7 +460,7 @@ _COMPARE_CUE = re.compile(
 _PAIR_LINK = re.compile(
     r"^\s*\]?\s*(?:(?:differ|differs|compare[sd]?|contrast|stack up|compared|disagree|"
     r"disagrees|agree|agrees|conflict|conflicts|contradict|contradicts|square|line up)\s+)?"
-    r"(?:,|and|or|n|vs\.?|versus|&|with|to|from|et|und|y|e|against)\s*"
+    r"(?:,|and|or|n|vs\.?|versus|&|with|to|from|et|und|y|e|against|(?<=[a-z] ))\s*"
     r"(?:\[|#|" + _REF_NOUN + r"\s*)?\s*$",
     re.I,
 )
@@ -620,6 +620,11 @@ _MORE_WORDS = frozenset(
 def _more(q: str, previous: QueryPlan) -> FollowUp | None:
     if not _MORE_CUE.search(q):
         return None
+    both = _BOTH_SIDES.search(q)
+    if both:  # "more for both positions please"
+        if _residue(q, [both.span()], previous, also=_MORE_WORDS | {"for", "from", "on"}):
+            return None
+        return _edit(previous, "more", "both", "2 more", ["+ page both"])
     named = _arguments_side(q, previous)
     if named is not None:
         if _residue(q[: named[1]], previous=previous, also=_MORE_WORDS | {"material"}):
@@ -984,7 +989,8 @@ _CONSTRAINT_RESIDUE = frozenset(
             "prefer rather instead tiny little super really very overly too trop thats that's "
             "form type kind sort anything everything something smth nothin nothing use see read "
             "get have want need keep stick limit restrict confine narrow filter things each "
-            "present presenting teach teaching share sharing preparing prepare "
+            "present presenting teach teaching share sharing preparing prepare whatever "
+            "anyone anybody "
         ),
     )
 )
@@ -1316,7 +1322,8 @@ _READERS_ARE = re.compile(
 
 def _kind_as_source(c: Constraint) -> Constraint:
     """A keyword that names a kind of document is a source ("without the forum posts",
-    "minus the wiki stuff" -> forum, wiki); "the word 'methane' explicitly" -> methane."""
+    "minus the wiki stuff" -> forum, wiki), one that names a language a language
+    ("everything except German"); "the word 'methane' explicitly" -> methane."""
     if c.dimension != "keyword":
         return c
     v = re.sub(r"^(?:the\s+)?(?:word|term|phrase)\s+", "", c.value.strip(), flags=re.I)
@@ -1325,6 +1332,9 @@ def _kind_as_source(c: Constraint) -> Constraint:
     kind = re.sub(
         r"\s+(?:stuff|ones|things|posts|content|material|pages|articles)$", "", v, flags=re.I
     )
+    code = language_code(v) if " " not in v else None
+    if code:  # "everything except German"
+        return dataclasses.replace(c, dimension="language", value=code, hard=True)
     if _DOC_KIND.fullmatch(kind) or kind.lower() in lx.SOURCE_SITES:
         low = kind.lower()
         value = low[:-1] if low.endswith("s") and low[:-1] in _DOC_KINDS else low
@@ -2147,13 +2157,22 @@ def _restated(text: str, previous: QueryPlan) -> FollowUp | None:
     )
 
 
+# "for both positions", "from either camp", "on each side": no one side
+_BOTH_SIDES = re.compile(
+    r"\b(?:both|either|each)\s+(?:of\s+the\s+)?(?:sides?|positions?|camps?|stances?|views?|"
+    r"perspectives?|viewpoints?|directions?|ways)\b|\bambos lados\b|\bdes deux c[ôo]t[ée]s\b|"
+    r"\bbeide(?:n)? seiten\b",
+    re.I,
+)
+
+
 def _side_named(q: str, previous: QueryPlan) -> Side | None:
     """The side a turn's words name: a side word, "the other side" after a one-sided
     turn, or a restated or denied claim; None when they name none or both."""
     found = _arguments_side(q, previous)
     if found is not None:
         return found[0]
-    if _BOTH_FACETS.search(q):
+    if _BOTH_FACETS.search(q) or _BOTH_SIDES.search(q):
         return None
     prev_side = _one_sided(previous)
     if _OTHER_SIDE.search(q) and prev_side:
