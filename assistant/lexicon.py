@@ -448,6 +448,8 @@ FORMATS = {
     "tutorials": "tutorial",
     "how-to guide": "tutorial",
     "step-by-step guide": "tutorial",
+    "how-to tutorial": "tutorial",
+    "how-to tutorials": "tutorial",
     "how-to": "tutorial",
     "how-tos": "tutorial",
     "walkthrough": "tutorial",

@@ -722,6 +722,11 @@ def test_a_turn_after_a_reference_question_points_at_its_number(
         ("encore d'autres, merci", "more", "both"),
         ("more for both positions please", "more", "both"),
         ("I wish you'd add what cyclists think.", "add_perspective", "cyclists"),
+        ("I'd rather leave air quality out of it.", "drop_aspect", "air quality"),
+        ("I'd like to learn about the noise", "add_aspect", "noise"),
+        ("just the ones saying it's harmless", "one_side", "pro"),
+        ("anything but French lol", "add_constraint", ("language", "fr", True)),
+        ("nothing but French lol", "add_constraint", ("language", "fr", False)),
     ],
 )
 def test_round_six_mechanisms(text: str, edit: str, value: object) -> None:

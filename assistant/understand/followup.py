@@ -324,6 +324,8 @@ _WRAP_START = re.compile(
     r"(?:i was wondering|i wonder|i'?d be (?:most |very |really )?grateful|"
     r"i'?d (?:be|also be) (?:particularly |really |very |most |especially |also )?interested in|"
     r"i wish you'?d|i wish you would|"
+    r"(?:i'?d|i would) (?:like|want|prefer) (?:the (?:analysis|summary|answer|overview|"
+    r"results?|report)|you|it|this) to|"
     r"it would be (?:nice|good|great|helpful|useful) to (?:have|see|get)|"
     r"it'?d be (?:nice|good|great|helpful|useful) to (?:have|see|get)|"
     r"(?:i'?d|i would) (?:like|love|want) to (?:hear|read|learn|know|find out|understand)"
@@ -725,13 +727,15 @@ _BAD = frozenset(
     split_words(
         "wrong bad harmful unfair dangerous unethical immoral useless pointless ineffective "
         "unsafe unhealthy overrated unjust counterproductive mistake bad-idea unnecessary "
-        "fails fail harms hurts backfires"
+        "fails fail harms hurts backfires terrible awful problematic risky negative toxic "
+        "flawed doomed"
     )
 )
 _GOOD = frozenset(
     split_words(
         "right good fair beneficial safe ethical useful effective worth justified necessary "
-        "helpful healthy good-idea worthwhile moral work works help helps succeed succeeds"
+        "helpful healthy good-idea worthwhile moral work works help helps succeed succeeds "
+        "fine ok okay alright acceptable harmless positive great"
     )
 )
 
@@ -990,7 +994,7 @@ _CONSTRAINT_RESIDUE = frozenset(
             "form type kind sort anything everything something smth nothin nothing use see read "
             "get have want need keep stick limit restrict confine narrow filter things each "
             "present presenting teach teaching share sharing preparing prepare whatever "
-            "anyone anybody "
+            "anyone anybody lol tbh ngl haha "
         ),
     )
 )
@@ -1050,7 +1054,11 @@ _NOT_EXCLUDING = re.compile(
     r"\bnot sure\b",
     re.I,
 )
-_CLAUSE_END = re.compile(r"[.;!?]\s|,\s+(?!\d)|\s(?:but|though|although|whereas)\s(?!not\b)", re.I)
+_CLAUSE_END = re.compile(
+    r"[.;!?]\s|,\s+(?!\d)|(?<!anything)(?<!everything)(?<!all)\s(?:but|though|although|whereas)"
+    r"\s(?!not\b)",
+    re.I,
+)
 
 
 def _excluded(q: str, start: int) -> bool:
@@ -1429,6 +1437,7 @@ _DROP_VERB = re.compile(
     r"\b(?P<v>forget(?: about)?|drop|ignore|skip|leave out|leave aside|set aside|"
     r"lose|scrap|bin|scratch|ditch|nix|toss|get rid of|"
     r"take(?= (?:the |that |this )?[\w\- ]{1,40}? (?:back )?out\b)|"
+    r"leave(?= (?:the |that |this )?[\w\- ]{1,40}? out of (?:it|this|that|the \w+)\b)|"
     r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|"
     r"(?:leave|set|put|take|keep)(?= (?:the|that|this|those) (?:[\w\- ]{1,40}? )?(?:part|bit|stuff|"
     r"side|angle|aspect|thing) (?:out|aside)\b)|never ?mind|without(?= the [\w\- ]{1,40}? "
@@ -1472,13 +1481,19 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
         return None
     obj = re.split(r"\s*(?:[,;:?!]|\.\s|\.$|\s(?:if|since|because|as|so)\s)", m.group("x"))[0]
     obj = re.sub(
-        r"(?:\s+back)?\s+(?:out|aside|weg)(?:\s+(?:again|now|please|too))?\s*$", "", obj, flags=re.I
+        r"(?:\s+back)?\s+(?:out|aside|weg)(?:\s+of\s+(?:it|this|that|the \w+))?"
+        r"(?:\s+(?:again|now|please|too))?\s*$",
+        "",
+        obj,
+        flags=re.I,
     )
     obj = _DROP_OBJECT_START.sub("", obj.strip())
     marked = bool(_DROP_OBJECT_END.search(obj))  # "the academic results part": a facet
     while True:
         trimmed = _DROP_OBJECT_END.sub("", obj).strip(" .")
-        trimmed = re.sub(r"\s+(?:now|please|pls|too|then|anymore|any more|thanks)$", "", trimmed)
+        trimmed = re.sub(
+            r"\s+(?:now|please|pls|too|then|anymore|any more|thanks|again)$", "", trimmed
+        )
         if trimmed == obj:
             break
         obj = trimmed
@@ -1663,6 +1678,7 @@ _STRONG_FRAME = re.compile(
     r"(?:talk|speak|say\s+(?:something|more|a\s+bit))\s+(?:also\s+|more\s+)?about|discuss|"
     r"address|mention|"
     r"(?:(?:know|hear|learn|read|see|find\s+out)\s+)?more\s+about|"
+    r"(?:hear|learn|read|know)\s+(?:a\s+(?:bit|little)\s+)?about|"
     r"(?:is\s+there\s+)?(?:anything|something|any\s+(?:info|information|data|evidence))\s+"
     r"(?:on|about|regarding))\s+(?P<x>.+)$",
     re.I,
