@@ -727,6 +727,23 @@ def test_a_turn_after_a_reference_question_points_at_its_number(
         ("just the ones saying it's harmless", "one_side", "pro"),
         ("anything but French lol", "add_constraint", ("language", "fr", True)),
         ("nothing but French lol", "add_constraint", ("language", "fr", False)),
+        ("solo per esperti", "add_constraint", ("audience", "expert", False)),
+        ("keine Zeitungen bitte", "add_constraint", ("source", "newspaper", True)),
+        ("a 3 minute read at most", "add_constraint", ("length", "short", False)),
+        (
+            "anything that doesn't come from the oil industry?",
+            "add_constraint",
+            ("source", "oil industry", True),
+        ),
+        ("slides or a powerpoint please", "add_constraint", ("format", "slides", False)),
+        (
+            "just stuff for ordinary people, not economists",
+            "add_constraint",
+            ("audience", "general", False),
+        ),
+        ("Could you also tell us about parking?", "add_aspect", "parking"),
+        ("Further, I should like the view of urban planners.", "add_perspective", "urban planners"),
+        ("what about delivery drivers, is it fair to them?", "add_aspect", "delivery drivers"),
     ],
 )
 def test_round_six_mechanisms(text: str, edit: str, value: object) -> None:
@@ -747,6 +764,7 @@ def test_round_six_mechanisms(text: str, edit: str, value: object) -> None:
         "Should schools teach in Spanish?",
         "Is the BBC biased?",
         "what changed in the last ten years?",
+        "Ban TikTok?",
     ],
 )
 def test_round_six_new_topics(text: str) -> None:

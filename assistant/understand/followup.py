@@ -305,7 +305,7 @@ def _courtesy(sentence: str) -> bool:
 _WRAP_START = re.compile(
     r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|"
     r"never mind|nvm|nah|nope|on (?:second thought|reflection)|in that case|actually|also|eh|hm|"
-    r"furthermore|moreover|additionally|in addition|besides|scratch that|forget that|"
+    r"furthermore|further|moreover|additionally|in addition|besides|scratch that|forget that|"
     r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|nah|"
     r"um|uh|uhm|erm|yeah|like|hmm|k|kk|idk|tbh|ngl|lol|hey|alright|right|"
     r"(?:no,?\s+)?(?:sorry,?\s+)?(?:i meant|i mean|what i meant was|oops,? i meant)|"
@@ -323,7 +323,9 @@ _WRAP_START = re.compile(
     # "I was wondering whether you might be able to …", "if at all possible, …"
     r"(?:i was wondering|i wonder|i'?d be (?:most |very |really )?grateful|"
     r"i'?d (?:be|also be) (?:particularly |really |very |most |especially |also )?interested in|"
-    r"i wish you'?d|i wish you would|"
+    r"i wish you'?d|i wish you would|i (?:require|need)|we (?:require|need)|"
+    r"i should like(?: to)?|i'?d (?:really )?appreciate (?:hearing|seeing|getting|reading)|"
+    r"i'?d (?:love|like) to (?:also )?see|"
     r"(?:i'?d|i would) (?:like|want|prefer) (?:the (?:analysis|summary|answer|overview|"
     r"results?|report)|you|it|this) to|"
     r"it would be (?:nice|good|great|helpful|useful) to (?:have|see|get)|"
@@ -341,7 +343,10 @@ _WRAP_START = re.compile(
 _COURTESY_END = (
     r"(?:[,.]?\s*(?<![\w'])(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|"
     r"thank you|now|too|as well|though|instead|tbh|lol|lmao|haha|ngl|imo|thx|in particular|"
-    r"specifically|particularly|especially|exactly|tho|you know|"
+    r"specifically|particularly|especially|exactly|tho|you know|svp|plz|"
+    r"what'?s out there on (?:that|it|this)|"
+    r",?\s*(?:is|are|does|do|would|will)\s+(?:it|this|that)\s+(?:\w+\s+){0,2}(?:for|to)\s+"
+    r"(?:them|him|her|those|these)|"
     r"if you could (?:include|add|cover) (?:that|this|it)(?: as well| too)?|"
     r"por favor|bitte|s'il (?:te|vous) pla[iî]t|merci|gracias|danke|graag|grazie|obrigad[oa]))"
 )
@@ -693,11 +698,14 @@ _SIDE_RESIDUE = frozenset(
 # named by restating or denying the previous claim
 _ARGUMENTS_THAT = re.compile(
     r"\b(?:arguments?|case|evidence|reasons?|points?|side|view|material|ones|stuff|articles|"
-    r"sources)\s+(?:(?:that|which|who)\s+(?:(?:say|says|argue|argues|claim|claims|show|shows)"
-    r"\s+)?|(?:saying|arguing|claiming|showing)\s+)(?:that\s+)?"
+    r"sources|people|those|studies)\s+(?:(?:that|which|who)\s+(?:(?:say|says|argue|argues|claim|"
+    r"claims|show|shows|assert|asserts|find|finds|suggest|suggests)"
+    r"\s+)?|(?:saying|sayin|arguing|claiming|showing|asserting|stating|suggesting|finding)\s+)"
+    r"(?:that\s+)?"
     r"(?:it|they|this|that)\s*(?:'s|’s|'re|’re|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do|"
     r"\s+did|\s+will|\s+would|\s+can|\s+could|\s+wo(?=n't))?"
-    r"(?P<neg>\s+not|n't|n’t)?(?:\s+(?:an?\s+)?(?P<adj>[\w\-]+(?:\s+idea)?))?\s*[?.!]*$",
+    r"(?P<neg>\s+not|n't|n’t)?(?:\s+(?:all|just|totally|really|so|actually)\b)?"
+    r"(?:\s+(?:an?\s+)?(?P<adj>[\w\-]+(?:\s+idea)?))?\s*[?.!]*$",
     re.I,
 )
 # "the side that says keep them" after "should X be abolished?": a side named by a verb of
@@ -728,7 +736,7 @@ _BAD = frozenset(
         "wrong bad harmful unfair dangerous unethical immoral useless pointless ineffective "
         "unsafe unhealthy overrated unjust counterproductive mistake bad-idea unnecessary "
         "fails fail harms hurts backfires terrible awful problematic risky negative toxic "
-        "flawed doomed"
+        "flawed doomed overblown overhyped exaggerated overrated harmful"
     )
 )
 _GOOD = frozenset(
@@ -882,6 +890,20 @@ _DOC_KINDS = (
     "news sites",
     "news site",
 )
+# kinds of document in the other languages users write, as their English kind (words
+# that are English too, "journal", are left to the English lexicons)
+_KIND_WORDS = {
+    **dict.fromkeys(
+        split_words(
+            "journaux periódicos periódico diarios zeitungen zeitung giornali jornais jornal "
+            "kranten krant"
+        ),
+        "newspaper",
+    ),
+    **dict.fromkeys(split_words("foros foren fóruns"), "forum"),
+    **dict.fromkeys(split_words("revistas zeitschriften riviste tijdschriften"), "magazine"),
+}
+_KIND_WORD = re.compile(r"\b(?:" + "|".join(_KIND_WORDS) + r")\b", re.I)
 _DOC_KIND = re.compile(
     r"\b(?:" + "|".join(re.escape(k) for k in sorted(_DOC_KINDS, key=len, reverse=True)) + r")\b",
     re.I,
@@ -946,7 +968,7 @@ _AUDIENCE_EXTRA = {
 }
 _AUDIENCES = {**lx.AUDIENCES, **_AUDIENCE_EXTRA}
 _AUDIENCE = re.compile(
-    r"\b(?:for|at|to|aimed at|written for|suitable for|pitched at|para|für|pour)\s+"
+    r"\b(?:for|at|to|aimed at|written for|suitable for|pitched at|para|für|pour|per|voor)\s+"
     r"(?:(?:like|say|um|uh|maybe|mostly|mainly)\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?(?:(?:legal|medical|technical|scientific|financial|industry|"
     r"policy|clinical|subject|domain)\s+)?(?P<a>"
     + "|".join(re.escape(a) for a in sorted(_AUDIENCES, key=len, reverse=True))
@@ -994,7 +1016,8 @@ _CONSTRAINT_RESIDUE = frozenset(
             "form type kind sort anything everything something smth nothin nothing use see read "
             "get have want need keep stick limit restrict confine narrow filter things each "
             "present presenting teach teaching share sharing preparing prepare whatever "
-            "anyone anybody lol tbh ngl haha "
+            "anyone anybody lol tbh ngl haha find tem hay existe fontes fuentes quellen fonti "
+            "bronnen "
         ),
     )
 )
@@ -1036,14 +1059,15 @@ _EXCLUDE = re.compile(
     r"besides|other than|apart from|anything but|everything but|minus|avoid|avoiding|ignore|"
     r"ignoring|leave out|leaving out|leave off|omit|omitting|drop|remove|cut|lose|ditch|"
     r"get rid of|filter out|weed out|rather not|(?:can'?t|cannot|can not|don'?t|do not) "
-    r"(?:read|understand|speak|stand|trust|use|want|need)|aren'?t|isn'?t|wasn'?t|weren'?t|"
+    r"(?:read|understand|speak|stand|trust|use|want|need|come)|doesn'?t come|does not come|"
+    r"aren'?t|isn'?t|wasn'?t|weren'?t|"
     r"don'?t want|sin|nada|ningún|ninguna|ninguno|excepto|menos|ohne|kein|keine|keinen|"
     r"nichts|außer|sans|pas de|pas d'|rien|aucun|aucune|sauf|niente|senza|nessun|nessuna|"
     r"tranne|sem|nenhum|nenhuma|exceto|geen|niets|zonder|behalve)(?![\w'])",
     re.I,
 )
 _POSITIVE = re.compile(
-    r"\b(?:only|just|solely|exclusively|solo|solamente|sólo|nur|seulement|uniquement|"
+    r"\b(?:only|just|jsut|solely|exclusively|solo|solamente|sólo|nur|seulement|uniquement|"
     r"soltanto|apenas|somente|alleen|enkel)\b",
     re.I,
 )
@@ -1091,9 +1115,15 @@ _KEYWORD_WORD = re.compile(
     r"mit dem (?:wort|begriff)|die (?:das wort|den begriff)|"
     r"con la palabra|que mencion(?:a|an|en|e|am|em)|che menzionan[oa]|com a palavra|"
     r"met het woord|die (?:het woord)?)\s+"
+    r"(?:(?:la|el|los|las|le|les|die|der|das|il|lo|o|a|de|het)\s+)?"
     r"(?P<k>['\"‘“]?[^\W\d_][\w\-]*['\"’”]?)"
     r"(?=\s*(?:in (?:it|them|the (?:text|title))|explicitly|anywhere|at all|somewhere)?\s*"
     r"(?:[.!?,]|\b(?:if|please|pls|thanks|lol)\b|$))",
+    re.I,
+)
+_READ_MINUTES = re.compile(
+    r"\b(?:an?\s+)?(?P<n>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")[- ]?min(?:ute)?s?[- ]?"
+    r"reads?\b(?:\s+(?:max|maximum|tops|at most))?",
     re.I,
 )
 # "for ten-year-olds", "aimed at 15 year olds"
@@ -1109,7 +1139,7 @@ _NAMED_SOURCE = re.compile(
     r"(?:\b(?:from|by|published by|produced by|written by)\s+(?:the\s+)?"
     r"(?P<n>[^\W\d_][\w&.\-]*(?:\s+[^\W\d_][\w&.\-]*){0,2}?)"
     r"(?=\s*(?:only|please|pls|thanks|articles?|stories|reports?|pieces|coverage|content|"
-    r"stuff|ones)?\s*(?:[.!?,]|$))"
+    r"stuff|ones)?(?:\s+(?:on|about)\s+(?:this|that|it|the topic))?\s*(?:[.!?,]|$))"
     r"|^\s*(?:the\s+)?(?P<n2>[^\W\d_][\w&.\-]*(?:\s+[^\W\d_][\w&.\-]*)?)\s+only\b)",
     re.I,
 )
@@ -1142,7 +1172,17 @@ def _named_source(name: str) -> bool:
         return False
     if any(w in ("side", "sides", "both", "angle", "view", "views", "perspective") for w in words):
         return False
+    if words[-1] in _ORG_NOUNS and len(words) > 1:
+        return True  # "the dairy industry", "the meat lobby"
     return not any(_is_facet(w) or _is_person(w) or _is_role(w) for w in words)
+
+
+_ORG_NOUNS = frozenset(
+    split_words(
+        "industry lobby association council institute foundation agency ministry department "
+        "union federation society commission group groups companies company sector"
+    )
+)
 
 
 def _source_name(name: str) -> str:
@@ -1213,6 +1253,12 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
         g = "n" if m.group("n") else "n2"
         if _named_source(m.group(g)):
             add("source", _source_name(m.group(g)), m.start(g), m.end(g), negated(m.start()))
+    for m in _KIND_WORD.finditer(q):
+        if negated(m.start()) or _POSITIVE.search(q[: m.start()]):
+            add("source", _KIND_WORDS[m.group(0).lower()], m.start(), m.end(), negated(m.start()))
+    for m in _READ_MINUTES.finditer(q):  # "5 min read max", "a ten-minute read"
+        n = _NUMBER_WORDS.get(m.group("n").lower()) or int(m.group("n"))
+        add("length", "short" if n <= 10 else "long", m.start(), m.end(), negated(m.start()))
     for m in _AUDIENCE.finditer(q):
         add("audience", _AUDIENCES[m.group("a").lower()], m.start(), m.end(), False)
     for m in _AUDIENCE_WORDS.finditer(q):  # "in plain language", "technical ones"
@@ -1266,8 +1312,10 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
             add("length", _LENGTH_WORDS[w], s, e, negated(s))  # "nothing long"
         elif w in lx.FORMATS or (w.endswith("s") and w[:-1] in lx.FORMATS):
             add("format", lx.FORMATS.get(w) or lx.FORMATS[w[:-1]], s, e, negated(s))
-        elif w in lx.SOURCE_SITES:
-            add("source", w, s, e, negated(s))
+        elif w in lx.SOURCE_SITES and (
+            negated(s) or _POSITIVE.search(q) or re.search(r"\b(?:from|on|off)\s+$", q[:s], re.I)
+        ):
+            add("source", w, s, e, negated(s))  # ("Ban Instagram?" names no source)
         elif len(w) >= 4 and w not in fw.FILLER:
             code = language_code(w.removesuffix("-language"))
             if code is not None:
@@ -1289,6 +1337,7 @@ def _normalised(q: str, c: Constraint, span: Span) -> Constraint:
         else:
             if low in lx.SOURCE_NOUNS and low.endswith("s") and low[:-1] in lx.SOURCE_NOUNS:
                 low = low[:-1]  # a kind, as the parser writes it
+            low = _KIND_WORDS.get(low, low)  # "keine Zeitungen" -> newspaper
             c = dataclasses.replace(c, value=low)
     if not c.negated and (
         _excluded(q, span[0])
@@ -1385,9 +1434,11 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     # the end ("rather than adults") are the constraint's frame
     frame = [m.span() for m in _EXCLUDE.finditer(q)] + [m.span() for m in _POSITIVE.finditer(q)]
     contrast = _RATHER_THAN.search(q)
-    if contrast and cons and not _EXCLUDE.match(contrast.group(0).strip(" ,")):
-        frame.append(contrast.span())
-    if _residue(q, [*spans, *frame], previous, also=_CONSTRAINT_RESIDUE):
+    if contrast and not any(a < contrast.end() and contrast.start() < b for a, b in spans):
+        frame.append(contrast.span())  # ", not doctors" after "just stuff for regular people"
+    # a value word said twice over ("interview transcripts", "slides or a presentation")
+    said = {w for w in lx.FORMATS if any(c.dimension == "format" for c in cons)}
+    if _residue(q, [*spans, *frame], previous, also=_CONSTRAINT_RESIDUE | said):
         return None
     cons = [_kind_as_source(c) for c in cons]
     if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
@@ -1470,6 +1521,26 @@ _PRONOUN_OBJECT = re.compile(r"^(?:it|that|this|them|those|lo|eso|das|ça|cela)?
 
 
 def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
+    no = re.fullmatch(
+        r"\s*(?:no|not|without|no more|less)\s+(?:the\s+)?"
+        r"(?P<x>[^\W\d_][\w\-]*(?:\s+[\w\-]+){0,2}?)"
+        r"(?:\s+(?:part|bit|stuff|angle|aspect|please|pls|after all|then))*\s*[?.!]*\s*",
+        text,
+        re.I,
+    )
+    if no:  # "no turnout" after "turnout?": a facet of the plan taken back
+        stems = {_stem(w) for w in _content(no.group("x"))}
+        for a in previous.aspects:
+            if stems and stems <= {_stem(w) for w in _content(a.text)}:
+                x = no.group("x")
+                return _edit(
+                    previous,
+                    "drop_aspect",
+                    x,
+                    "5 drop a facet",
+                    [f"- aspect {x}"],
+                    lambda plan: _without(plan, stems),
+                )
     t = re.sub(
         r"^\s*(?:never mind|nvm)[,.]?\s+(?=(?:skip|drop|forget|ignore|remove|leave|lose)\b)",
         "",
@@ -1525,18 +1596,26 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
     if _residue(t[: m.start()], previous=previous, also=_SIDE_RESIDUE | fw.DROP_REASONS):
         return None
     xw = {_stem(w) for w in _content(value)}
+    return _edit(
+        previous,
+        "drop_aspect",
+        value,
+        "5 drop a facet",
+        [f"- aspect {value}"],
+        lambda plan: _without(plan, xw),
+    )
 
-    def apply(plan: QueryPlan) -> None:
-        plan.aspects = [a for a in plan.aspects if not ({_stem(w) for w in _content(a.text)} & xw)]
 
-    return _edit(previous, "drop_aspect", value, "5 drop a facet", [f"- aspect {value}"], apply)
+def _without(plan: QueryPlan, stems: set[str]) -> None:
+    """The plan's facets without those that share a stem with ``stems``."""
+    plan.aspects = [a for a in plan.aspects if not ({_stem(w) for w in _content(a.text)} & stems)]
 
 
 # --------------------------------------------------------------------------- 6 a group's view
 
 _GROUP = r"(?P<x>[^\W\d_][\w'’\-]*(?:\s+[^\W\d_][\w'’\-]*){0,3}?)"
 _VIEW_NOUN = (
-    r"(?:point of view|perspective|views?|viewpoint|take|position|opinion|opinions|stance|"
+    r"(?:point of view|perspective|views?|viewpoint|takes?|position|opinion|opinions|stance|"
     r"side|angle|input|thoughts|reaction|standpoint)"
 )
 _VIEW_VERB = (
@@ -1589,6 +1668,9 @@ _VIEWS = [
         + _GROUP
         + r"(?:\s+(?:ervan|daarvan|erover|hiervan))?\s*[?.!]*\s*$",
         r"^\s*(?:and\s+|what about\s+)?(?:the\s+)?" + _GROUP + r"\s+themselves\s*[?.!]*\s*$",
+        r"^\s*(?:(?:and|so|um|uh|okay|ok)\s+)*(?:what|how)\s+about\s+(?:the\s+)?"
+        + _GROUP
+        + r",?\s+(?:what|how)\s+do\s+they\s+(?:think|feel|see it|say)\b",
     )
 ]
 _GROUP_LEAD = re.compile(
@@ -1601,7 +1683,8 @@ _VIEW_RESIDUE = frozenset(
         "have has welcome love appreciate interested hear look into also what how opinan piensan "
         "dicen sagen denken meinen pensent disent pensano dicono dizem pensam acham sehen "
         "finden ne want wants know she'd he'd they'd add include cover vinden zeggen ervan "
-        "daarvan erover actually whole"
+        "daarvan erover actually whole adding including getting hearing seeing should "
+        "like would i'd really too"
     )
 )
 
@@ -1674,11 +1757,13 @@ _STRONG_FRAME = re.compile(
     r"(?:confine|restrict|limit|narrow)\s+(?:(?:it|this|that|the\s+\w+)\s+)?(?:down\s+)?to|"
     r"(?:i'?m|i\s+am)\s+(?:mostly\s+|most\s+|more\s+|particularly\s+|especially\s+|also\s+)?"
     r"interested\s+in|more\s+on|go\s+deeper\s+(?:on|into)|expand\s+on|"
-    r"tell\s+me\s+more\s+about|dig\s+into|think\s+about|"
+    r"tell\s+(?:me|us)\s+(?:more\s+|a\s+bit\s+)?about|dig\s+into|think\s+about|"
     r"(?:talk|speak|say\s+(?:something|more|a\s+bit))\s+(?:also\s+|more\s+)?about|discuss|"
     r"address|mention|"
     r"(?:(?:know|hear|learn|read|see|find\s+out)\s+)?more\s+about|"
     r"(?:hear|learn|read|know)\s+(?:a\s+(?:bit|little)\s+)?about|"
+    r"(?:i|we)\s+(?:mostly\s+|mainly\s+|really\s+|only\s+|most\s+)?care\s+(?:most\s+)?about|"
+    r"consider|about|"
     r"(?:is\s+there\s+)?(?:anything|something|any\s+(?:info|information|data|evidence))\s+"
     r"(?:on|about|regarding))\s+(?P<x>.+)$",
     re.I,
@@ -1686,7 +1771,7 @@ _STRONG_FRAME = re.compile(
 _EFFECT_FRAME = re.compile(
     r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:how\s+(?:does|do|would|will|did|might|"
     r"could|is|are)\s+(?P<s>.+?)\s+(?:affect|affecting|impact|impacting|change|influence|hit|"
-    r"help|hurt|harm)|what\s+(?:would|will|does|could|might)\s+(?P<s6>it|that|this|they)\s+do\s+"
+    r"help|hurt|harm)|(?:the\s+)?implications?\s+(?:for|of)|what\s+(?:would|will|does|could|might)\s+(?P<s6>it|that|this|they)\s+do\s+"
     r"(?:to|for)|(?:what(?:'s|\s+is|\s+are|\s+about)?\s+)?(?:the\s+)?(?:impacts?|effects?|"
     r"consequences)\s+(?:on|for)|(?:is|are)\s+(?P<s2>it|that|this|they)\s+(?:good|bad|safe|"
     r"harmful|ok|fair)\s+for|does\s+(?P<s3>it|that|this)\s+(?:affect|help|hurt|harm)|"
