@@ -39,7 +39,16 @@ The edits, tried in this order:
    from blogs"), a constraint's value alone with its scope word counting as the
    phrase ("spanish only", "shorter ones", "no opinion pieces", "stick to
    clinical trials"); "with no ricotta", whose object names no constraint, is a
-   property of what is wanted (a facet), read before the constraints;
+   property of what is wanted (a facet), read before the constraints. A value
+   is negated by an excluding operator anywhere earlier in its clause ("skip the
+   super technical stuff meant for specialists", "anything but spanish", "I
+   can't read German", "nada em inglês"; "nothing but French" restricts); a
+   source may be named ("reuters only", "published by the BBC", "anything from
+   al jazeera", "the dairy industry"), a keyword said as a word ("with the word
+   keto in it", "qui mentionne Macron"), a length spelled out ("under five
+   hundred words", "a couple of pages", "5 min read max"), the readers stated
+   ("my readers are kids", "for ten-year-olds"); the operators, scope words and
+   a contrast at the end ("rather than adults") are the constraint's frame;
 5. it drops a facet ("forget the cost part"; "leave it aside" about a facet of
    the previous plan that the turn names);
 6. it asks for a group's view of the same topic ("what do teachers say?",
