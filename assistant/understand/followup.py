@@ -1424,6 +1424,14 @@ def _spelled(q: str) -> str:
     return re.sub(r"\bexceeds?(?=\s+\d)", "over", q, flags=re.I)
 
 
+_FORMAT_NAMES = frozenset(lx.FORMATS)
+
+
+def _same(c: Constraint) -> tuple[str, str, bool]:
+    """What makes two constraints the same one."""
+    return c.dimension, c.value.lower(), c.negated
+
+
 def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     q = _spelled(q)
     cons, spans = find_constraints(q, wh_factual=False)
@@ -1446,7 +1454,7 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     if contrast and not any(a < contrast.end() and contrast.start() < b for a, b in spans):
         frame.append(contrast.span())  # ", not doctors" after "just stuff for regular people"
     # a value word said twice over ("interview transcripts", "slides or a presentation")
-    said = {w for w in lx.FORMATS if any(c.dimension == "format" for c in cons)}
+    said = _FORMAT_NAMES if any(c.dimension == "format" for c in cons) else frozenset()
     if _residue(q, [*spans, *frame], previous, also=_CONSTRAINT_RESIDUE | said):
         return None
     cons = [_kind_as_source(c) for c in cons]
@@ -1471,10 +1479,10 @@ def _constraint_edit(q: str, previous: QueryPlan) -> FollowUp | None:
     # "only long ones, 2000+ words": the bare word and the number are one constraint
     cons = [c for c, keep in zip(cons, not_implied(cons), strict=True) if keep]
     # "the super technical stuff meant for specialists": one audience said twice
-    once = {(c.dimension, c.value.lower(), c.negated): c for c in reversed(cons)}
-    cons = [c for c in cons if once[(c.dimension, c.value.lower(), c.negated)] is c]
-    have = {(c.dimension, c.value.lower(), c.negated) for c in previous.constraints}
-    new = [c for c in cons if (c.dimension, c.value.lower(), c.negated) not in have]
+    once = {_same(c): c for c in reversed(cons)}
+    cons = [c for c in cons if once[_same(c)] is c]
+    have = {_same(c) for c in previous.constraints}
+    new = [c for c in cons if _same(c) not in have]
 
     def apply(plan: QueryPlan) -> None:
         plan.constraints.extend(new)
