@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -23,10 +24,23 @@ def test_the_shipped_model_has_every_edit_kind() -> None:
     model = turn_kind.shipped()
     assert model is not None
     assert sorted(model.classes) == sorted(EDITS)
-    assert model.w.shape == (len(EDITS), 384)
+    dim = 2 * turn_kind.DIM + 1 + 2 * 2**turn_kind.BITS
+    assert model.w.shape == (len(EDITS), dim)
     assert all("test" not in name for name in model.meta["files"])  # dev sets only
-    p = model.proba(np.ones((2, 384)) / np.sqrt(384))
+    unit = np.ones((2, turn_kind.DIM)) / np.sqrt(turn_kind.DIM)
+    p = model.proba(turn_kind.features(["more", "why is [2] there"], unit, unit))
     assert np.allclose(p.sum(axis=1), 1.0)
+
+
+def test_the_hashed_ngrams_are_integer_hashing_of_the_spelling() -> None:
+    h = turn_kind.hashed(["moar pls", "Moar  pls", "more please"])
+    n = 2**turn_kind.BITS
+    assert h.shape == (3, 2 * n)
+    assert np.array_equal(h[0], h[1])  # case and spacing do not matter
+    assert not np.array_equal(h[0], h[2])
+    assert np.isclose(np.linalg.norm(h[0, :n]), 1.0) and np.isclose(np.linalg.norm(h[0, n:]), 1.0)
+    # CRC-32 of the bigram "moar pls" decides its bucket, on every machine
+    assert h[0, n + (zlib.crc32(b"moar pls") & (n - 1))] > 0
 
 
 @pytest.mark.parametrize(
@@ -39,7 +53,7 @@ def test_the_shipped_model_has_every_edit_kind() -> None:
     ],
 )
 def test_it_reads_the_kind_of_a_turn(turn: str, kind: str) -> None:
-    read = shared_judge().kind(turn)
+    read = shared_judge().kind(turn, "Should zoos be abolished?")
     assert read is not None
     assert read[0] == kind
 
@@ -50,7 +64,7 @@ class _Judge:
     def __init__(self, kind: str, p: float) -> None:
         self.read = (kind, p)
 
-    def kind(self, turn: str) -> tuple[str, float]:
+    def kind(self, turn: str, topic: str) -> tuple[str, float]:
         return self.read
 
 
@@ -64,7 +78,7 @@ def test_rule_8_takes_the_side_from_the_words_and_needs_the_model_sure() -> None
     assert isinstance(found, FollowUp) and (found.edit, found.value) == ("one_side", "con")
     assert found.rule.startswith("8 turn-kind model")
     assert _learned_kind(text, prev, _Judge("one_side", 0.3)) is None  # type: ignore[arg-type]
-    assert _learned_kind(text, prev, _Judge("add_aspect", 0.9)) is None  # type: ignore[arg-type]
+    assert _learned_kind(text, prev, _Judge("explain_ref", 0.9)) is None  # type: ignore[arg-type]
     more = _learned_kind("load a few extra", prev, _Judge("more", 0.6))  # type: ignore[arg-type]
     assert more is not None and (more.edit, more.value) == ("more", "both")
 

@@ -88,15 +88,18 @@ class FacetJudge:
         m = self.margin(phrase, topic)
         return m is not None and m >= FACET_MARGIN
 
-    def kind(self, turn: str) -> tuple[str, float] | None:
-        """The edit kind the trained turn-kind model reads in ``turn`` and its
-        probability (:mod:`assistant.understand.turn_kind`), or None without the model."""
+    def kind(self, turn: str, topic: str) -> tuple[str, float] | None:
+        """The edit kind the trained turn-kind model reads in ``turn`` beside the topic it
+        would edit, and its probability (:mod:`assistant.understand.turn_kind`), or None
+        without the model."""
         from assistant.understand import turn_kind
 
         model = turn_kind.shipped()
         if model is None:
             return None
-        return model.predict(self._encode([turn_kind.turn_text(turn)])[0])
+        text = turn_kind.turn_text(turn)
+        vecs = self._encode([text, topic])
+        return model.predict(turn_kind.features([text], vecs[1:], vecs[:1]))
 
 
 @functools.cache
