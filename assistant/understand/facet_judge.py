@@ -101,6 +101,20 @@ class FacetJudge:
         vecs = self._encode([text, topic])
         return model.predict(turn_kind.features([text], vecs[1:], vecs[:1]))
 
+    def claim_side(
+        self, question: str, claims: tuple[str, str], statement: str
+    ) -> tuple[float, float, float] | None:
+        """P(A), P(B), P(neither) of a statement against the plan's two claims, by the
+        bundled stance model (:mod:`assistant.stance.model`); None when it cannot load."""
+        from assistant.errors import ModelError
+        from assistant.stance.model import shared_model
+
+        try:
+            model = shared_model()
+        except ModelError:
+            return None
+        return model.sides(question, claims, [statement])[0].p
+
 
 @functools.cache
 def shared_judge() -> FacetJudge:

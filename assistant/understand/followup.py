@@ -2172,7 +2172,7 @@ def resolve(
             return FollowUp(False, "new_topic", rule="a topic of its own (announced)")
     found = _read(fixed, previous, judge)
     if found:
-        return found
+        return _second_opinion(found, fixed, previous, judge)
     parts = [p for p in _SENTENCE.split(fixed) if p.strip()]
     requests = [p for p in parts if not _courtesy(p)]
     if (requests and len(requests) < len(parts)) or len(requests) > 1:
@@ -2187,13 +2187,14 @@ def resolve(
         if follow and not asks and not own:
             # "… aren't blogs? My teacher doesn't accept them."; a request that names its
             # edit outranks a phrase read as a facet
-            return sorted(follow, key=lambda r: r.rule.startswith("7"))[0]
-    found = (
-        _comment_and_request(fixed, previous)
-        or _restated(fixed, previous)
-        or _learned_kind(fixed, previous, judge)
+            found = sorted(follow, key=lambda r: r.rule.startswith("7"))[0]
+            return _second_opinion(found, fixed, previous, judge)
+    found = _comment_and_request(fixed, previous) or _restated(fixed, previous)
+    if found:
+        return _second_opinion(found, fixed, previous, judge)
+    return _learned_kind(fixed, previous, judge) or FollowUp(
+        False, "new_topic", rule="a topic of its own"
     )
-    return found or FollowUp(False, "new_topic", rule="a topic of its own")
 
 
 def asked_about(follow: FollowUp) -> tuple[str, list[int]] | None:
@@ -2310,7 +2311,13 @@ def _side_named(q: str, previous: QueryPlan) -> Side | None:
 # how sure the turn-kind model must be before rule 9 reads a turn the rules could not
 # read as its kind (chosen on the development sets, each held out in turn: see
 # assistant/understand/turn_kind.py)
-LENIENT_P = {"add_constraint": 0.5, "add_aspect": 0.8, "add_perspective": 0.5, "drop_aspect": 0.5}
+LENIENT_P = {
+    "add_constraint": 0.5,
+    "add_aspect": 0.7,
+    "add_aspect_unframed": 0.8,
+    "add_perspective": 0.5,
+    "drop_aspect": 0.5,
+}
 
 
 def _learned_kind(text: str, previous: QueryPlan, judge: FacetJudge | None) -> FollowUp | None:
@@ -2318,13 +2325,13 @@ def _learned_kind(text: str, previous: QueryPlan, judge: FacetJudge | None) -> F
     turn-kind model (:mod:`assistant.understand.turn_kind`) reads as an edit.
 
     Rule 8: a request for more or for one side at P >= MIN_P is that edit when its words
-    say the side (for "more", the side in force otherwise). Rule 9: a constraint, a
-    facet, a group's view or a dropped facet at P >= ``LENIENT_P[kind]`` is that edit
+    say the side (for "more", the side in force otherwise; for one side, else the side
+    whose claim the turn states, as the stance model judges it). Rule 9: a constraint,
+    a facet, a group's view or a dropped facet at P >= ``LENIENT_P[kind]`` is that edit
     when a lenient reader of the kind finds its value in the turn: the constraint
     finders with words of the turn's own allowed beside them, the group a view frame or
-    a person noun names, the facet or dropped facet the turn's own words name."""
-    from assistant.understand.turn_kind import MIN_P
-
+    a person noun names, the facet a frame names anywhere in the turn, the dropped
+    facet the turn names."""
     if judge is None:
         return None
     q = unwrap(text)
@@ -2333,12 +2340,22 @@ def _learned_kind(text: str, previous: QueryPlan, judge: FacetJudge | None) -> F
     read = judge.kind(text, previous.root_query or previous.question)
     if read is None:
         return None
-    kind, p = read
-    note = f"{'9' if kind in LENIENT_P else '8'} turn-kind model ({kind} {p:.2f})"
-    if kind in LENIENT_P:
+    return _as_kind(read[0], read[1], q, previous, judge)
+
+
+def _as_kind(
+    kind: str, p: float, q: str, previous: QueryPlan, judge: FacetJudge
+) -> FollowUp | None:
+    """The turn read as the edit the turn-kind model names, at probability ``p`` (rules 8
+    and 9), or None when the kind's reader finds no value or the model is not sure
+    enough."""
+    from assistant.understand.turn_kind import MIN_P
+
+    note = f"{'9' if kind in _LENIENT else '8'} turn-kind model ({kind} {p:.2f})"
+    if kind in _LENIENT:
         if p < LENIENT_P[kind]:
             return None
-        found = _LENIENT[kind](q, previous)
+        found = _LENIENT[kind](q, previous, p)
         if found is not None:
             found.rule = note
         return found
@@ -2346,45 +2363,164 @@ def _learned_kind(text: str, previous: QueryPlan, judge: FacetJudge | None) -> F
         return None
     side = _side_named(q, previous)
     if kind == "one_side":
+        if side is None:
+            side = _side_by_claim(q, previous, judge)
+            note += " by the stance model" if side is not None else ""
         return _one_side(previous, side, note) if side is not None else None
     page = side or _one_sided(previous) or "both"
     return _edit(previous, "more", page, note, [f"+ page {page}"])
 
 
-def _own_phrase(x: str, previous: QueryPlan, also: Iterable[str] = ()) -> str | None:
+# the rules whose reading the turn-kind model may overrule when it is sure of another
+# kind (chosen on the development sets, each held out in turn)
+SECOND_OPINION_RULES = frozenset("234567")
+SECOND_OPINION_P = 0.9
+
+
+def _second_opinion(
+    found: FollowUp, text: str, previous: QueryPlan, judge: FacetJudge | None
+) -> FollowUp:
+    """A reading of rules 2-7 stands unless the turn-kind model reads another kind at
+    P >= ``SECOND_OPINION_P`` and that kind's reader finds its value ("focus on the
+    arguments against it": a side, not a facet), or reads a new topic that sure ("buy a
+    house or rent?")."""
+    if judge is None or not found.follows or found.rule[:1] not in SECOND_OPINION_RULES:
+        return found
+    read = judge.kind(text, previous.root_query or previous.question)
+    if read is None or read[0] == found.edit or read[1] < SECOND_OPINION_P:
+        return found
+    kind, p = read
+    if kind == "new_topic":
+        return FollowUp(False, "new_topic", rule=f"9 turn-kind model (new_topic {p:.2f})")
+    other = _as_kind(kind, p, unwrap(text), previous, judge)
+    return other or found
+
+
+# a side named by what it claims ("only the ones saying servers would end up earning
+# less", "the position that rejoining would strengthen the economy")
+_CLAIMED = re.compile(
+    r"\b(?:arguments?|case|side|ones|people|those|camp|view|position|folks|sources|stuff|"
+    r"articles|evidence|reasons?|points?|material|voices|perspective|take|studies)\s+"
+    r"(?:(?:from|of)\s+(?:people|those|folks)\s+)?(?:(?:that|which|who)\s+)?"
+    r"(?:say|says|saying|sayin|argue|argues|arguing|claim|claims|claiming|think|thinks|"
+    r"believe|believes|feel|feels|insist|insists|insisting|assert|asserts|asserting|maintain|"
+    r"maintains|stating|states|contend|contends|holding|hold|holds)?\s*(?:that\s+)?"
+    r"(?P<c>[^\W\d_].*?)\s*[?.!]*$",
+    re.I,
+)
+# how sure the stance model must be of a claimed side (its share of P(A) + P(B)); chosen
+# on the development dialogue sets (tests/data/conversation_dev*.jsonl)
+CLAIMED_SIDE_P = 0.5
+
+
+def _side_by_claim(q: str, previous: QueryPlan, judge: FacetJudge) -> Side | None:
+    """The side whose claim the turn's own statement supports, as the stance model
+    (:mod:`assistant.stance`) judges the statement against the previous plan's two claims;
+    None when the turn states nothing, or the model is unsure."""
+    if not all(previous.claims):
+        return None
+    m = _CLAIMED.search(q)
+    if m is None or len(_content(m.group("c"))) < 2:
+        return None
+    p = judge.claim_side(previous.claims_question(), previous.claims, m.group("c"))
+    if p is None:
+        return None
+    a, b = p[0], p[1]
+    if max(a, b) < p[2] or max(a, b) / max(a + b, 1e-9) < CLAIMED_SIDE_P:
+        return None
+    return "pro" if a > b else "con"
+
+
+def _own_phrase(
+    x: str, previous: QueryPlan, also: Iterable[str] = (), limit: int = 6
+) -> str | None:
     """The span of ``x`` from its first to its last word of its own (not filler, courtesy,
-    a pointer, a request verb, a word of ``also`` or of the previous topic), at most six
-    such words, with the facet's lead and tail taken off; None when there is none."""
+    a pointer, a request verb, a word of ``also`` or of the previous topic), at most
+    ``limit`` such words, with the facet's lead and tail taken off; None when there is
+    none."""
     own = [
         (s, e)
         for w, s, e in _tokens(x)
         if _residue(w, previous=previous, also=_REQUEST_VERBS | set(also))
     ]
-    if not own or len(own) > 6:
+    if not own or len(own) > limit:
         return None
     span = _clean_facet(x[own[0][0] : own[-1][1]])
     return span if _content(span) else None
 
 
-_LENIENT_FRAME = re.compile(
-    r"^.*?\b(?:about|regarding|concerning|on|into|at|for|with|of|re:)\s+(?P<x>.+)$", re.I
+# a facet named anywhere in a request (rule 9): the phrase after a frame ("could you
+# also look at how it would work in rural areas", "the effect on single parents")
+_FACET_SEARCH = re.compile(
+    r"\b(?:(?:what|wat|how)\s+(?:about|abt)|focus(?:ing)?\s+(?:more\s+)?on|concentrate\s+on|"
+    r"zoom\s+in\s+on|look(?:ing)?\s+(?:more\s+)?(?:at|into)|examine|examining|explore|"
+    r"exploring|consider(?:ing)?|cover(?:ing)?|address(?:ing)?|discuss(?:ing)?|"
+    r"(?:effects?|impacts?|consequences|implications|influence|bearing)\s+(?:on|for|of)|"
+    r"(?:evidence|research|data|anything|something|info(?:rmation)?|studies|material|more)\s+"
+    r"(?:on|about|regarding|concerning)(?:\s+whether)?|"
+    r"(?:affects?|affecting|impacts?|impacting|hits?|hurts?|disadvantages?|changes?\s+things\s+for|"
+    r"influences?)(?:\s+on)?|"
+    r"(?:works?|working|plays?\s+out|applies|apply|meant|means|mean|looks?)\s+(?:for|in|on|to|among)|"
+    r"cope\s+with|deal\s+with)\s+(?P<x>\S.*)$",
+    re.I,
+)
+# a facet that is the subject of its own question ("how do pesticide residues compare?")
+_FACET_SUBJECT = re.compile(
+    r"\bhow\s+(?:do|does|would|will|did)\s+(?P<x>.+?)\s+(?:compare|factor|fit|figure|come)\b", re.I
+)
+# a facet asked to be covered ("I'd like the cost to schools covered")
+_FACET_OBJECT = re.compile(
+    r"\b(?:like|want|need|have|get)\s+(?P<x>.+?)\s+(?:covered|included|addressed|considered|"
+    r"looked\s+at|discussed)\b",
+    re.I,
+)
+# where a facet's phrase ends: a new clause, a reason, an aside
+_FACET_END = re.compile(
+    r"\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]\s|\s(?:since|because|as\s+(?:that|this|it|i|we)|so|if|"
+    r"do\s+you\s+(?:reckon|think)|tho|though|in\s+particular|specifically|specificaly|"
+    r"especially|please|pls)\b)",
+    re.I,
 )
 
 
-def _lenient_facet(q: str, previous: QueryPlan) -> FollowUp | None:
-    """Rule 9's facet: the phrase after a facet frame ("what about", "focus on", "how does
-    it affect"), else the turn's own words."""
-    for frame in (_EFFECT_FRAME, _STRONG_FRAME, _WEAK_FRAME):
-        m = frame.match(q)
-        if m:
-            x = _own_phrase(m.group("x"), previous)
-            if x:
-                return _add_aspect(previous, x)
-    x = _own_phrase(q, previous, also=_VIEW_RESIDUE)
+def _framed_facet(q: str, previous: QueryPlan) -> str | None:
+    """The facet a frame names anywhere in the turn (the innermost frame: "look at how it
+    would work in rural areas" -> "rural areas"), up to the end of its clause."""
+    m = _FACET_SUBJECT.search(q)
+    if m and not _PRONOUN_OBJECT.match(m.group("x")):
+        found = _own_phrase(m.group("x"), previous, limit=8)
+        if found:
+            return found
+    found = None
+    text = q
+    for _ in range(4):
+        m = _FACET_SEARCH.search(text) or _FACET_OBJECT.search(text)
+        if m is None:
+            break
+        x = _FACET_END.split(m.group("x"), maxsplit=1)[0]
+        phrase = _own_phrase(x, previous, limit=8)
+        if phrase is None:
+            break
+        found, text = phrase, m.group("x")
+    return found
+
+
+def _lenient_facet(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | None:
+    """Rule 9's facet: the phrase a facet frame names anywhere in the turn, read at
+    ``LENIENT_P["add_aspect"]``; without a frame, the turn's own words at
+    ``LENIENT_P["add_aspect_unframed"]``."""
+    sentences = [x for x in _SENTENCE.split(q) if x.strip() and not _courtesy(x)] or [q]
+    for sentence in reversed(sentences):
+        x = _framed_facet(sentence, previous)
+        if x:
+            return _add_aspect(previous, x)
+    if p < LENIENT_P["add_aspect_unframed"] or len(sentences) > 1:
+        return None
+    x = _own_phrase(_FACET_END.split(q, maxsplit=1)[0], previous, also=_VIEW_RESIDUE)
     return _add_aspect(previous, x) if x else None
 
 
-def _lenient_group(q: str, previous: QueryPlan) -> FollowUp | None:
+def _lenient_group(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | None:
     """Rule 9's group: the one a view frame names ("what do X think"), else the phrase
     that ends in the last person noun of the turn ("rural nurses", "small landlords")."""
     for pat in _VIEWS:
@@ -2410,7 +2546,7 @@ def _lenient_group(q: str, previous: QueryPlan) -> FollowUp | None:
     return None
 
 
-def _lenient_drop(q: str, previous: QueryPlan) -> FollowUp | None:
+def _lenient_drop(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | None:
     """Rule 9's dropped facet: the words after a drop verb, or the facet of the plan the
     turn names."""
     m = _DROP_VERB.search(q)
@@ -2434,8 +2570,8 @@ def _lenient_drop(q: str, previous: QueryPlan) -> FollowUp | None:
     )
 
 
-_LENIENT: dict[str, Callable[[str, QueryPlan], FollowUp | None]] = {
-    "add_constraint": lambda q, previous: _constraint_edit(q, previous, lenient=True),
+_LENIENT: dict[str, Callable[[str, QueryPlan, float], FollowUp | None]] = {
+    "add_constraint": lambda q, previous, p: _constraint_edit(q, previous, lenient=True),
     "add_aspect": _lenient_facet,
     "add_perspective": _lenient_group,
     "drop_aspect": _lenient_drop,
