@@ -470,13 +470,14 @@ _REMOVE = re.compile(
 _COMPARE_CUE = re.compile(
     r"\b(?:compare|compared|comparing|contrast|difference|diff|differ|differs|different|versus|vs|"
     r"disagree|agree|same|which|contradict|contradicts|conflict|conflicts|consistent|match|"
-    r"each other|both|vergleiche?|compara|comparar)\b",
+    r"each other|both|vergleiche?|vergelijk|compara|comparar|confronta|comparer)\b",
     re.I,
 )
 _PAIR_LINK = re.compile(
-    r"^\s*\]?\s*(?:(?:differ|differs|compare[sd]?|contrast|stack up|compared|disagree|"
+    r"^\s*\]?\s*(?:(?:differ|differs|different|similar|compare[sd]?|contrast|stack up|compared|"
+    r"disagree|"
     r"disagrees|agree|agrees|conflict|conflicts|contradict|contradicts|square|line up)\s+)?"
-    r"(?:,|and|or|n|vs\.?|versus|&|with|to|from|et|und|y|e|against|(?<=[a-z] ))\s*"
+    r"(?:,|and|or|n|vs\.?|versus|&|with|to|from|et|und|y|e|en|against|(?<=[a-z] ))\s*"
     r"(?:\[|#|" + _REF_NOUN + r"\s*)?\s*$",
     re.I,
 )
@@ -616,6 +617,8 @@ _PRO_WORDS = frozenset(
 )
 _OTHER_SIDE = re.compile(
     r"\b(?:(?:the\s+)?other\s+(?:side|camp|view)|opposite|opposing|the other one|"
+    r"flip(?:\s+(?:it|that|sides?|the\s+sides?|around|over))+|(?:switch|swap)\s+sides|"
+    r"the\s+flip\s+side|"
     r"otro lado|lado contrario|autre c[ôo]t[ée]|andere seite|gegenseite)\b",
     re.I,
 )
@@ -695,7 +698,7 @@ _SIDE_RESIDUE = frozenset(
         "someone folks those who say says think argue believe claim make camp view views "
         "perspective position now switch flip swap turn change instead argumente argumentos "
         "argomenti argumenten de see read hear get summary answer overview list confine confined "
-        "restrict "
+        "restrict yes yeah yep yup nah nope flip flipped "
         "limit take "
         # the previous topic's proposal, named by its kind ("only the case for the mandate")
         "mandate ban proposal policy plan idea measure law rule reform requirement scheme"
@@ -708,13 +711,30 @@ _SIDE_RESIDUE = frozenset(
 _ARGUMENTS_THAT = re.compile(
     r"\b(?:arguments?|case|evidence|reasons?|points?|side|view|material|ones|stuff|articles|"
     r"sources|people|those|studies)\s+(?:(?:that|which|who)\s+(?:(?:say|says|argue|argues|claim|"
-    r"claims|show|shows|assert|asserts|find|finds|suggest|suggests)"
-    r"\s+)?|(?:saying|sayin|arguing|claiming|showing|asserting|stating|suggesting|finding)\s+)"
+    r"claims|show|shows|assert|asserts|find|finds|suggest|suggests|think|thinks|believe|"
+    r"believes|feel|feels|reckon|reckons)"
+    r"\s+)?|(?:saying|sayin|arguing|claiming|showing|asserting|stating|suggesting|finding|"
+    r"thinking|believing|feeling)\s+)"
     r"(?:that\s+)?"
     r"(?:it|they|this|that)\s*(?:'s|’s|'re|’re|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do|"
     r"\s+did|\s+will|\s+would|\s+can|\s+could|\s+wo(?=n't))?"
     r"(?P<neg>\s+not|n't|n’t)?(?:\s+(?:all|just|totally|really|so|actually)\b)?"
-    r"(?:\s+(?:an?\s+)?(?P<adj>[\w\-]+(?:\s+idea)?))?\s*[?.!]*$",
+    r"(?:\s+(?:an?\s+)?(?P<adj>[\w\-]+(?:\s+idea)?))?"
+    r"(?:\s+for\s+(?:them|him|her|us|you|people|kids|children|society|everyone|the\s+\w+))?"
+    r"\s*[?.!]*$",
+    re.I,
+)
+# "the side that says yes they do", "only the ones that say nah they don't"
+_SAYS_YES = re.compile(
+    r"\b(?:says?|saying|sayin|answers?|answering)\s+(?:that\s+)?(?P<yn>yes|yeah|yep|yup|no|nah|nope)"
+    r"\b(?:[,]?\s+(?:it|they|this|that)\s*(?:'s|’s|'re|’re|\s+(?:is|are|does|do|did|will|would|"
+    r"can|has|have)(?:n't|n’t|\s+not)?|(?:does|do|is|are|did)n['’]t))?\s*[?.!]*$",
+    re.I,
+)
+# "the case for retaining the monarchy" after "should the monarchy be abolished?"
+_FOR_VERBING = re.compile(
+    r"\b(?:arguments?|case|side|ones|people|those|camp|view|position)\s+(?:for|in\s+favou?r\s+of)"
+    r"\s+(?P<v>[a-z]+ing)\b",
     re.I,
 )
 # "the side that says keep them" after "should X be abolished?": a side named by a verb of
@@ -765,7 +785,7 @@ def _pole_stems() -> tuple[frozenset[str], frozenset[str]]:
 
 def _says_verb(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
     """The side a verb names ("the side that says keep them"), and where its phrase starts."""
-    m = _SAYS_VERB.search(q)
+    m = _SAYS_VERB.search(q) or _FOR_VERBING.search(q)
     if m is None:
         return None
     v = _stem(m.group("v"))
@@ -796,6 +816,9 @@ def _arguments_side(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
     said = _says_verb(q, previous)
     if said is not None:
         return said
+    yes = _SAYS_YES.search(q)
+    if yes is not None:
+        return ("con" if yes.group("yn").lower() in ("no", "nah", "nope") else "pro"), yes.start()
     m = _ARGUMENTS_THAT.search(q)
     if m is None:
         return None
@@ -806,7 +829,16 @@ def _arguments_side(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
         side = "con"
     else:
         return None
+    if adj and _stem(adj) not in _topic_stems(previous) and _negative_claim(previous):
+        side = _other(side)  # "it's dangerous" after "is homeopathy harmful?" argues for
     return (_other(side) if m.group("neg") else side), m.start()
+
+
+def _negative_claim(previous: QueryPlan) -> bool:
+    """Does the previous topic's first claim call its subject bad ("is homeopathy
+    harmful?"), so that a bad word about "it" supports it? (Not a verb of ending: after
+    "do plastic bag bans reduce waste?", "they work" speaks of the bans.)"""
+    return bool(set(_words(previous.root_query or previous.question)) & _BAD)
 
 
 def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
@@ -949,14 +981,14 @@ _LENGTH_WORDS = {
         w: "short"
         for w in split_words(
             "corto cortos corta cortas breve breves kurz kurze kurzen kürzere court courts "
-            "courte courtes corti brevi curto curtos curta curtas"
+            "courte courtes corti brevi curto curtos curta curtas kort korte korter kortere"
         )
     },
     **{
         w: "long"
         for w in split_words(
             "largo largos larga largas lang lange langen längere longs longue longues lungo "
-            "lunghi lunga lunghe longo longos"
+            "lunghi lunga lunghe longo longos langere"
         )
     },
 }
@@ -1006,7 +1038,8 @@ _VALUE_NEXT = frozenset(
         *split_words(
             "only please pls too ones pieces reads versions version language format files file "
             "preferred ideally thanks thank if texte textos testi text lol tbh thx plz tho "
-            "though cant can't because since as"
+            "though cant can't because since as artikelen artikels documenten teksten bronnen "
+            "artículos documentos artigos articoli documenti artikel dokumente quellen"
         ),
     )
 )
@@ -1026,7 +1059,8 @@ _CONSTRAINT_RESIDUE = frozenset(
             "get have want need keep stick limit restrict confine narrow filter things each "
             "present presenting teach teaching share sharing preparing prepare whatever "
             "anyone anybody lol tbh ngl haha find tem hay existe fontes fuentes quellen fonti "
-            "bronnen "
+            "bronnen algo alguna alguno algún coisa alguma algum a-t-il il y gibt etwas qualcosa "
+            "c'è iets er "
         ),
     )
 )
@@ -1285,7 +1319,14 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
         if i is None:
             continue
         j = i
-        while j > 0 and i - j < 2 and toks[j - 1][0] not in fw.FILLER:
+        while (
+            j > 0
+            and i - j < 2
+            and toks[j - 1][0] not in fw.FILLER
+            and not _EXCLUDE.fullmatch(toks[j - 1][0])
+            and not _POSITIVE.fullmatch(toks[j - 1][0])
+            and toks[j - 1][0] not in _ASKS
+        ):
             j -= 1
         s0 = toks[j][1]
         np = q[s0 : m.end()]
@@ -1332,6 +1373,12 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
     return cons, spans
 
 
+_ARTICLES = frozenset(
+    split_words("the a an les des la le los las el die der das den un une il lo gli i os as de het")
+)
+_DOC_SINGULAR = frozenset(split_words("study survey diary commentary summary"))
+
+
 def _normalised(q: str, c: Constraint, span: Span) -> Constraint:
     """A constraint as a follow-up means it: a file type named as a source is a format
     ("skip the PDFs"), a source kind in the singular and lower case ("keine Blogs" ->
@@ -1341,6 +1388,11 @@ def _normalised(q: str, c: Constraint, span: Span) -> Constraint:
     bound turned round ("omit documents exceeding 2,000 words" -> ``<2000``)."""
     if c.dimension == "source":
         low = c.value.lower()
+        if low in _ARTICLES:  # "sans les blogs": the article alone was taken for the name
+            after = _words(q[span[0] : span[1]])
+            low = after[-1] if after and after[-1] not in _ARTICLES else low
+        if low.endswith("ies") and low[:-3] + "y" in _DOC_SINGULAR:
+            low = low[:-3] + "y"  # "only studies" -> study
         if low in lx.FORMATS:
             c = dataclasses.replace(c, dimension="format", value=lx.FORMATS[low], hard=False)
         else:
@@ -1386,15 +1438,18 @@ _READERS_ARE = re.compile(
 )
 
 
-def _kind_as_source(c: Constraint) -> Constraint:
+def _kind_as_source(c: Constraint, said: bool = False) -> Constraint:
     """A keyword that names a kind of document is a source ("without the forum posts",
     "minus the wiki stuff" -> forum, wiki), one that names a language a language
-    ("everything except German"); "the word 'methane' explicitly" -> methane."""
+    ("everything except German"); "the word 'methane' explicitly" -> methane. ``said``:
+    the keyword was said as a word ("mentioning Instagram"), and stays one."""
     if c.dimension != "keyword":
         return c
     v = re.sub(r"^(?:the\s+)?(?:word|term|phrase)\s+", "", c.value.strip(), flags=re.I)
     v = re.sub(r"\s+(?:explicitly|anywhere|at all|in (?:it|them))$", "", v, flags=re.I)
     v = v.strip("'\"‘’“” ")
+    if said:
+        return dataclasses.replace(c, value=v) if v else c
     kind = re.sub(
         r"\s+(?:stuff|ones|things|posts|content|material|pages|articles)$", "", v, flags=re.I
     )
@@ -1406,6 +1461,14 @@ def _kind_as_source(c: Constraint) -> Constraint:
         value = low[:-1] if low.endswith("s") and low[:-1] in _DOC_KINDS else low
         return dataclasses.replace(c, dimension="source", value=value)
     return dataclasses.replace(c, value=v) if v else c
+
+
+_HEDGED_NUMBER = re.compile(
+    r"\b(?P<op>under|over|below|above|less than|more than|fewer than|at most|at least|max|"
+    r"maximum|min|minimum|no more than|no longer than|up to)\s+(?:like|maybe|around|about|"
+    r"roughly|approx(?:imately)?|say|~)\s+(?=\d)",
+    re.I,
+)
 
 
 def _spelled(q: str) -> str:
@@ -1421,6 +1484,7 @@ def _spelled(q: str) -> str:
     q = _FEW.sub(
         lambda m: "3" if "few" in m.group(0).lower() or "handful" in m.group(0) else "2", q
     )
+    q = _HEDGED_NUMBER.sub(lambda m: m.group("op") + " ", q)
     return re.sub(r"\bexceeds?(?=\s+\d)", "over", q, flags=re.I)
 
 
@@ -1430,6 +1494,22 @@ _FORMAT_NAMES = frozenset(lx.FORMATS)
 def _same(c: Constraint) -> tuple[str, str, bool]:
     """What makes two constraints the same one."""
     return c.dimension, c.value.lower(), c.negated
+
+
+# a keyword said as one ("mentioning Instagram", "with the word keto") stays a keyword
+_MENTIONED = re.compile(
+    r"^\s*(?:that\s+|which\s+)?(?:mention|mentions|mentioning|mentioned|with\s+the\s+(?:word|term)|"
+    r"containing|contains|naming|that\s+names?|citing)\b",
+    re.I,
+)
+_ASKS = frozenset(split_words("show give get see find list want need include send tell"))
+# "cut everything that isn't in Spanish": an exclusion of what is not, a restriction
+_EXCLUDE_WHAT_IS_NOT = re.compile(
+    r"\b(?:cut|remove|drop|exclude|skip|filter\s+out|leave\s+out|get\s+rid\s+of|lose|ditch|"
+    r"hide|toss|ignore)\s+(?:everything|anything|all|whatever|stuff|those|the\s+ones|ones|"
+    r"documents|sources|articles|results)\s+(?:that|which|what)?\s*(?:is|are)(?:n['’]t|\s+not)\b",
+    re.I,
+)
 
 
 def _constraint_edit(q: str, previous: QueryPlan, lenient: bool = False) -> FollowUp | None:
@@ -1459,7 +1539,24 @@ def _constraint_edit(q: str, previous: QueryPlan, lenient: bool = False) -> Foll
     said = _FORMAT_NAMES if any(c.dimension == "format" for c in cons) else frozenset()
     if not lenient and _residue(q, [*spans, *frame], previous, also=_CONSTRAINT_RESIDUE | said):
         return None
-    cons = [_kind_as_source(c) for c in cons]
+    cons = [
+        _kind_as_source(c, said=bool(_MENTIONED.match(q[a:b])))
+        for c, (a, b) in zip(cons, spans, strict=True)
+    ]
+    # a generic document noun or a request verb is no source ("exclude opinion pieces from
+    # the sources", "can you only show me sources from the European Commission")
+    keep = [
+        not (
+            c.dimension == "source"
+            and (c.value.lower() in _GENERIC_DOCS or _words(c.value)[:1] in ([v] for v in _ASKS))
+        )
+        for c in cons
+    ]
+    if not all(keep) and any(keep):
+        cons = [c for c, k in zip(cons, keep, strict=True) if k]
+        spans = [sp for sp, k in zip(spans, keep, strict=True) if k]
+    elif not any(keep) and lenient:
+        return None
     if any(c.dimension == "keyword" and _FACET_MARK.search(c.value) for c in cons):
         return None  # "don't include the noise stuff": a facet to drop, not a word
     topic = _topic_stems(previous)
@@ -1477,6 +1574,12 @@ def _constraint_edit(q: str, previous: QueryPlan, lenient: bool = False) -> Foll
             if mods and not set(mods) & _SOURCE_MODIFIERS and all(_is_facet(w) for w in mods):
                 return None  # "leave out the productivity studies": a facet of the answer
     cons = [_normalised(q, c, span) for c, span in zip(cons, spans, strict=True)]
+    twice = _EXCLUDE_WHAT_IS_NOT.search(q)
+    if twice:
+        cons = [
+            dataclasses.replace(c, negated=False) if c.negated and sp[0] >= twice.start() else c
+            for c, sp in zip(cons, spans, strict=True)
+        ]
     # (a negation before a length, audience or format is read there, for both readers)
     # "only long ones, 2000+ words": the bare word and the number are one constraint
     cons = [c for c, keep in zip(cons, not_implied(cons), strict=True) if keep]
@@ -1569,7 +1672,11 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
     m = _DROP_VERB.search(t)
     if m is None:
         return None
-    obj = re.split(r"\s*(?:[,;:?!]|\.\s|\.$|\s(?:if|since|because|as|so)\s)", m.group("x"))[0]
+    obj = re.split(
+        r"\s*(?:[,;:?!]|\.\s|\.$|\s(?:if|since|because|as|so)\s|"
+        r"\s(?=(?:my|i|i'm|we|our|they|he|she)\s+\w+))",  # "skip the pdfs my phone hates em"
+        m.group("x"),
+    )[0]
     obj = re.sub(
         r"(?:\s+back)?\s+(?:out|aside|weg)(?:\s+of\s+(?:it|this|that|the \w+))?"
         r"(?:\s+(?:again|now|please|too))?\s*$",
@@ -2209,7 +2316,8 @@ def asked_about(follow: FollowUp) -> tuple[str, list[int]] | None:
 # a turn that drops what the reference question before it pointed at ("drop it", "I'd
 # rather you took it out altogether", "ok get rid of that one then")
 _DROP_POINTED = re.compile(
-    r"^(?:(?:ok(?:ay)?|right|then|so|in that case|fine|hm+|eh|yeah|yes|well|great)[,.!]?\s+)*"
+    r"^(?:(?:ok(?:ay)?|right|then|so|in that case|fine|hm+|eh|yeah|yes|well|great|perhaps|"
+    r"maybe)[,.!]?\s+)*"
     r"(?:(?:please|pls|just|then|i'?d rather|i would rather|i'?d prefer|can you|could you|"
     r"would you|you can|you could|let's|lets|go ahead and|you)\s+)*"
     r"(?:(?:drop|remove|delete|exclude|lose|ditch|scrap|bin|nix|toss|cut|discard|omit|"
@@ -2219,12 +2327,22 @@ _DROP_POINTED = re.compile(
     r"the reference|that reference|lo|la|eso|das|es|ça|le)"
     r"(?:\s+(?:out|away|off))?(?:\s+(?:altogether|entirely|completely|then|too|please|pls|"
     r"as well|from the (?:answer|summary|list)|weg))*\s*(?:then|please|pls|thanks)?"
-    r"\s*[.!?]*\s*$",
+    r"(?:,?\s*if (?:that'?s|that is|it'?s) (?:ok(?:ay)?|alright|all right|fine))?\s*[.!?]*\s*$",
     re.I,
 )
 # "oops, I meant 7, not 2", "sorry, 7 not 2", "no wait, number 9"
 _CORRECTION = re.compile(
     r"\b(?:i meant|i mean|meant|sorry|oops|wait|my bad|typo|rather|instead|not)\b", re.I
+)
+
+
+# a comparison with one number, after a question about another ("vs [9]", "and compared
+# to 6?", "how does it compare with [3]?")
+_COMPARE_ONE = re.compile(
+    r"^\s*(?:(?:and|ok(?:ay)?|so|now)[,]?\s+)*(?:(?:vs\.?|versus|compared\s+(?:to|with)|"
+    r"(?:how\s+does\s+it\s+)?compare\s+(?:it\s+|that\s+)?(?:to|with)|against)\s*)"
+    r"(?:\[\s*\d{1,3}\s*\]|#?\d{1,3}|(?:source|reference|ref)\s*\d{1,3})\s*[?.!]*\s*$",
+    re.I,
 )
 
 
@@ -2237,11 +2355,16 @@ def _about_asked(text: str, asked: tuple[str, list[int]]) -> FollowUp | None:
     for p in sentences or [text]:
         if len(numbers) == 1 and _DROP_POINTED.match(p.strip()):
             return FollowUp(True, "drop_ref", numbers[0], rule="1 reference (the one asked about)")
-    if edit != "explain_ref" or not _CORRECTION.search(text):
+    if edit != "explain_ref":
         return None
     said = [int(m.group(1)) for m in _BARE_NUMBER.finditer(_digits(text))]
     said += [int(next(g for g in m.groups() if g)) for m in _EXPLICIT_REF.finditer(text)]
     other = [n for n in dict.fromkeys(said) if n not in numbers]
+    if len(numbers) == 1 and len(other) == 1 and _COMPARE_ONE.match(text):
+        # "vs [9]" after "why is [4] there?": the two side by side
+        return FollowUp(True, "compare_refs", [numbers[0], other[0]], rule="1 reference (compared)")
+    if not _CORRECTION.search(text):
+        return None
     if len(other) == 1 and set(said) <= {other[0], *numbers}:
         return FollowUp(True, "explain_ref", other[0], rule="1 reference (corrected)")
     return None
@@ -2361,12 +2484,16 @@ def _as_kind(
         return found
     if p < MIN_P or kind not in ("more", "one_side"):
         return None
-    side = _side_named(q, previous)
     if kind == "one_side":
-        if side is None:
-            side = _side_by_claim(q, previous, judge)
-            note += " by the stance model" if side is not None else ""
+        # a statement of its own ("the arguments that zoos are essential for saving
+        # endangered animals") is judged whole before its words are read one by one
+        argued = _arguments_side(q, previous)
+        side = argued[0] if argued else _side_by_claim(q, previous, judge)
+        if side is not None and argued is None:
+            note += " by the stance model"
+        side = side or _side_named(q, previous)
         return _one_side(previous, side, note) if side is not None else None
+    side = _side_named(q, previous)
     page = side or _one_sided(previous) or "both"
     return _edit(previous, "more", page, note, [f"+ page {page}"])
 
@@ -2401,10 +2528,10 @@ def _second_opinion(
 _CLAIMED = re.compile(
     r"\b(?:arguments?|case|side|ones|people|those|camp|view|position|folks|sources|stuff|"
     r"articles|evidence|reasons?|points?|material|voices|perspective|take|studies)\s+"
-    r"(?:(?:from|of)\s+(?:people|those|folks)\s+)?(?:(?:that|which|who)\s+)?"
+    r"(?:(?:from|of)\s+(?:people|those|folks)\s+)?(?:(?:(?:that|which|who)\s+)?"
     r"(?:say|says|saying|sayin|argue|argues|arguing|claim|claims|claiming|think|thinks|"
     r"believe|believes|feel|feels|insist|insists|insisting|assert|asserts|asserting|maintain|"
-    r"maintains|stating|states|contend|contends|holding|hold|holds)?\s*(?:that\s+)?"
+    r"maintains|stating|states|contend|contends|holding|hold|holds)\b\s*(?:that\s+)?|that\s+)"
     r"(?P<c>[^\W\d_].*?)\s*[?.!]*$",
     re.I,
 )
@@ -2420,7 +2547,7 @@ def _side_by_claim(q: str, previous: QueryPlan, judge: FacetJudge) -> Side | Non
     if not all(previous.claims):
         return None
     m = _CLAIMED.search(q)
-    if m is None or len(_content(m.group("c"))) < 2:
+    if m is None or not _content(m.group("c")):
         return None
     p = judge.claim_side(previous.claims_question(), previous.claims, m.group("c"))
     if p is None:
