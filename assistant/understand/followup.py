@@ -75,7 +75,28 @@ The edits, tried in this order:
 8. the rules found no edit, but the trained turn-kind model
    (:mod:`assistant.understand.turn_kind`, given with the facet judge) reads a
    request for more results or for one side at P >= 0.5, and the turn's words
-   say the side (for "more", the side in force otherwise).
+   say the side (for "more", the side in force otherwise). A side named by a
+   statement of its own ("only the ones saying servers would end up earning
+   less") is the side whose claim the bundled stance model
+   (:mod:`assistant.stance`) judges the statement to support, against the
+   previous plan's two claims, when it judges it to support either;
+9. the rules found no edit, but the model reads a constraint, a facet, a group's
+   view or a dropped facet at ``LENIENT_P[kind]``, and a lenient reader of that
+   kind finds its value: the constraint finders with words of the turn's own
+   allowed beside them ("I'm not a native speaker, so anything in Portuguese
+   would help"), the facet a frame names anywhere in the turn, innermost and up
+   to the end of its clause ("could you also look at how it would work in rural
+   areas, since I live in one" -> "rural areas"; without a frame, the turn's own
+   words at a higher P), the group a view frame or a person noun names, the
+   facet a drop names.
+
+A reading of rules 2-7 gets a second opinion: the model reading another kind at
+P >= ``SECOND_OPINION_P`` (0.9) overrules it when that kind's reader finds a
+value ("would you please focus on the arguments against it?" is a side, not a
+facet), or, reading a new topic that sure, makes it one ("buy a house or
+rent?"). A reference (rule 1) is never overruled. The thresholds were chosen on
+the development sets, each held out in turn and read with a model trained on
+the others.
 
 Before rule 7's phrase is read, a question about the topic through a pronoun
 ("is it legal though?", "does back pain come into it?") asks about a facet; a
