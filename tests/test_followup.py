@@ -145,12 +145,17 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
         "conversation_dev6.jsonl",
         "conversation_dev7.jsonl",
         "conversation_dev8.jsonl",
+        "conversation_dev9.jsonl",
+        "conversation_dev10.jsonl",
+        "conversation_dev11.jsonl",
+        "conversation_dev12.jsonl",
         "conversation_test.jsonl",
         "conversation_test2.jsonl",
         "conversation_test3.jsonl",
         "conversation_test4.jsonl",
         "conversation_test5.jsonl",
         "conversation_test6.jsonl",
+        "conversation_test7.jsonl",
     ],
 )
 def test_the_shipped_dialogue_sets_load(name: str) -> None:

@@ -254,3 +254,67 @@ def test_turns_phrased_freely_end_to_end(
 ) -> None:
     found = resolve(text, previous, shared_judge())  # type: ignore[arg-type]
     assert (found.follows, found.edit, found.value) == (edit != "new_topic", edit, value)
+
+
+_PREV_SAFE = "Is nuclear power safe?"
+_PREV_ZOOS = "Should zoos be abolished?"
+
+
+@pytest.mark.parametrize(
+    ("question", "turn", "edit", "value"),
+    [
+        # sides said as yes/no, by a verb of the opposite pole, by a bad word about "it"
+        (_PREV_SAFE, "the camp that says yes it is", "one_side", "pro"),
+        (_PREV_SAFE, "only the ones that say nope", "one_side", "con"),
+        (_PREV_ZOOS, "just the case for keeping them", "one_side", "con"),
+        ("Is vaping harmful?", "only people who think it's dangerous", "one_side", "pro"),
+        # two references compared
+        (_PREV_SAFE, "how is 4 different from 9", "compare_refs", [4, 9]),
+        # constraints: a restriction said as an exclusion of what is not, a hedged number,
+        # a keyword said as a word, a question in Spanish, a reason after a dropped format
+        (
+            _PREV_SAFE,
+            "remove everything that isn't in French",
+            "add_constraint",
+            {"dimension": "language", "value": "fr", "negated": False},
+        ),
+        (
+            _PREV_SAFE,
+            "nothing over like 600 words",
+            "add_constraint",
+            {"dimension": "length", "value": "<600", "negated": False},
+        ),
+        (
+            _PREV_SAFE,
+            "only stuff that mentions TikTok",
+            "add_constraint",
+            {"dimension": "keyword", "value": "TikTok", "negated": False},
+        ),
+        (
+            _PREV_SAFE,
+            "¿Hay algo en francés?",
+            "add_constraint",
+            {"dimension": "language", "value": "fr", "negated": False},
+        ),
+    ],
+)
+def test_round_seven_rules(question: str, turn: str, edit: str, value: object) -> None:
+    found = resolve(turn, parse_rules(question), shared_judge())
+    assert found.follows and found.edit == edit
+    assert found.value == value
+
+
+def test_a_comparison_with_one_number_after_a_question_about_another() -> None:
+    prev = parse_rules(_PREV_SAFE)
+    found = resolve("compared to [8]?", prev, shared_judge(), ("explain_ref", [3]))
+    assert (found.edit, found.value) == ("compare_refs", [3, 8])
+    found = resolve("compared to [8]?", prev, shared_judge(), ("drop_ref", [3]))
+    assert found.edit != "compare_refs"  # only after a question about one reference
+
+
+def test_a_reason_after_a_dropped_kind_does_not_change_its_reading() -> None:
+    prev = parse_rules(_PREV_SAFE)
+    plain = resolve("skip the videos", prev, shared_judge())
+    said = resolve("skip the videos my laptop can't play them", prev, shared_judge())
+    assert plain.edit == "add_constraint"
+    assert (said.edit, said.value) == (plain.edit, plain.value)

@@ -1693,11 +1693,7 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
     m = _DROP_VERB.search(t)
     if m is None:
         return None
-    obj = re.split(
-        r"\s*(?:[,;:?!]|\.\s|\.$|\s(?:if|since|because|as|so)\s|"
-        r"\s(?=(?:my|i|i'm|we|our|they|he|she)\s+\w+))",  # "skip the pdfs my phone hates em"
-        m.group("x"),
-    )[0]
+    obj = _DROP_REASON.split(m.group("x"))[0]  # "skip the pdfs my phone hates em"
     obj = re.sub(
         r"(?:\s+back)?\s+(?:out|aside|weg)(?:\s+of\s+(?:it|this|that|the \w+))?"
         r"(?:\s+(?:again|now|please|too))?\s*$",
@@ -2694,11 +2690,22 @@ def _lenient_group(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | No
     return None
 
 
+# where a dropped facet's words end: a reason or a new clause about the user
+_DROP_REASON = re.compile(
+    r"\s*(?:[,;:?!]|\.\s|\.$|\s(?:if|since|because|as|so)\s|"
+    r"\s(?=(?:my|i|i'm|we|our|they|he|she)\s+\w+))",
+    re.I,
+)
+
+
 def _lenient_drop(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | None:
     """Rule 9's dropped facet: the words after a drop verb, or the facet of the plan the
     turn names."""
     m = _DROP_VERB.search(q)
-    x = _own_phrase(m.group("x"), previous) if m else None
+    x = _own_phrase(_DROP_REASON.split(m.group("x"), maxsplit=1)[0], previous) if m else None
+    if x and _names_constraint(x.lower()):
+        # "skip the videos my laptop can't play them": a format, not a facet
+        return _constraint_edit(q, previous, lenient=True)
     if x is None:
         for a in previous.aspects:
             stems = {_stem(w) for w in _content(a.text)}
