@@ -484,7 +484,8 @@ _REMOVE = re.compile(
     r"out|discard|omit|erase|quita|quitar|elimina|eliminar|borra|borrar|saca|sacar|"
     r"entferne|entfernen|lösche|löschen|streiche|streichen|supprime[rz]?|enl[eè]ve[rz]?|"
     r"retire[rz]?|ôte[rz]?|tira fuori|togli|rimuovi|elimina|cancella|remova|tire|tira|"
-    r"apaga|tirar|tirem|retirar)\b|\b(?:no|without|minus|except|sin|ohne|sans|senza|sem)"
+    r"apaga|tirar|tirem|retirar|forget|disregard|dismiss|vergeet|verwijder|haal)\b|"
+    r"\b(?:no|without|minus|except|sin|ohne|sans|senza|sem)"
     r"(?=\s+(?:\[|#|ref(?:erence)?\s*\[?\d|source\s*\[?\d|number\s*\d))",
     re.I,
 )
@@ -499,6 +500,7 @@ _PAIR_LINK = re.compile(
     r"disagree|"
     r"disagrees|agree|agrees|conflict|conflicts|contradict|contradicts|square|line up)\s+)?"
     r"(?:,|and|or|n|vs\.?|versus|&|with|to|from|et|und|y|e|en|against|(?<=[a-z] ))\s*"
+    r"(?:(?:like|uh|um|erm|say)\s+)?"
     r"(?:\[|#|" + _REF_NOUN + r"\s*)?\s*$",
     re.I,
 )
@@ -652,7 +654,11 @@ _MORE_WORDS = frozenset(
         "ones page pages couple few same similar kind mismo lado côté seite one opposing opposite "
         "other rest remaining argumente argumentos argomenti ergebnisse noch mais ancora altri "
         "altre outros outras più piu meer positions position stances viewpoints quelques-uns "
-        "quelques-unes d'autres"
+        "quelques-unes d'autres "
+        # "show me more" in the other languages
+        "montrer montrez montre pouvez-vous pourriez-vous peux-tu mostrar muestra muéstrame "
+        "muestrame puedes puede zeigen zeig zeige zeigt mostrami mostra mostre mostrem laat zien "
+        "tonen toon"
     )
 )
 
@@ -719,7 +725,7 @@ _SIDE_RESIDUE = frozenset(
         "someone folks those who say says think argue believe claim make camp view views "
         "perspective position now switch flip swap turn change instead argumente argumentos "
         "argomenti argumenten de see read hear get summary answer overview list confine confined "
-        "restrict yes yeah yep yup nah nope flip flipped "
+        "restrict yes yeah yep yup nah nope flip flipped côté lado seite lato kant "
         "limit take "
         # the previous topic's proposal, named by its kind ("only the case for the mandate")
         "mandate ban proposal policy plan idea measure law rule reform requirement scheme"
@@ -1122,8 +1128,9 @@ _EXCLUDE = re.compile(
     r"\b(?:no|not|nothing|nothin|none|without|w/o|skip|skipping|exclude|excluding|except|"
     r"besides|other than|apart from|anything but|everything but|minus|avoid|avoiding|ignore|"
     r"ignoring|leave out|leaving out|leave off|omit|omitting|drop|remove|cut|lose|ditch|"
-    r"get rid of|filter out|weed out|rather not|(?:can'?t|cannot|can not|don'?t|do not) "
-    r"(?:read|understand|speak|stand|trust|use|want|need|come)|doesn'?t come|does not come|"
+    r"get rid of|filter out|weed out|rather not|(?:can'?t|cannot|can not|don'?t|do not|never) "
+    r"(?:read|understand|speak|stand|trust|use|want|need|come|include|show|give|cite|add)|"
+    r"doesn'?t come|does not come|"
     r"aren'?t|isn'?t|wasn'?t|weren'?t|"
     r"don'?t want|sin|nada|ningún|ninguna|ninguno|excepto|menos|ohne|kein|keine|keinen|"
     r"nichts|außer|sans|pas de|pas d'|rien|aucun|aucune|sauf|niente|senza|nessun|nessuna|"
@@ -1347,6 +1354,7 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
             and not _EXCLUDE.fullmatch(toks[j - 1][0])
             and not _POSITIVE.fullmatch(toks[j - 1][0])
             and toks[j - 1][0] not in _ASKS
+            and toks[j - 1][0] not in ("out", "off", "of", "aside", "away")  # "leave out"
         ):
             j -= 1
         s0 = toks[j][1]
@@ -1706,7 +1714,10 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
     while True:
         trimmed = _DROP_OBJECT_END.sub("", obj).strip(" .")
         trimmed = re.sub(
-            r"\s+(?:now|please|pls|too|then|anymore|any more|thanks|again)$", "", trimmed
+            r"\s+(?:now|please|pls|too|then|anymore|any more|thanks|again|after all|"
+            r"altogether|entirely)$",
+            "",
+            trimmed,
         )
         if trimmed == obj:
             break
@@ -1814,6 +1825,14 @@ _VIEWS = [
         r"^\s*(?:(?:and|so|um|uh|okay|ok)\s+)*(?:what|how)\s+about\s+(?:the\s+)?"
         + _GROUP
         + r",?\s+(?:what|how)\s+do\s+they\s+(?:think|feel|see it|say)\b",
+        # "where museum curators stand on this", "where do nurses stand?"
+        r"\bwhere\s+(?:do\s+|does\s+)?(?:the\s+)?"
+        + _GROUP
+        + r"\s+stands?(?:\s+on\s+(?:this|that|it|the\s+\w+))?\s*[?.!,]*",
+        # "e cosa ne pensa la Chiesa cattolica?", "o que acha a igreja?"
+        r"\b(?:cosa|che\s+cosa|che)\s+(?:ne\s+)?(?:pensa|dice|crede)\s+(?:la\s+|il\s+|lo\s+|l')?"
+        + _GROUP
+        + r"\s*[?.!]*\s*$",
     )
 ]
 _GROUP_LEAD = re.compile(
@@ -1843,6 +1862,7 @@ def _clean_group(x: str) -> str:
         i += 1
     x = x[toks[i][1] :] if i < len(toks) else ""
     x = _GROUP_LEAD.sub("", x.strip())
+    x = re.split(r"\s+(?:would|will|should|could|might|is|are|was|were)\s+", x, maxsplit=1)[0]
     return re.sub(r"(?:\s+(?:themselves|own|dazu|really|actually))+$", "", x, flags=re.I).strip()
 
 
@@ -2597,15 +2617,22 @@ def _own_phrase(
 # also look at how it would work in rural areas", "the effect on single parents")
 _FACET_SEARCH = re.compile(
     r"\b(?:(?:what|wat|how)\s+(?:about|abt)|focus(?:ing)?\s+(?:more\s+)?on|concentrate\s+on|"
-    r"zoom\s+in\s+on|look(?:ing)?\s+(?:more\s+)?(?:at|into)|examine|examining|explore|"
+    r"zoom\s+in\s+on|look(?:ing)?\s+(?:more\s+|specifically\s+|closely\s+|more\s+closely\s+|"
+    r"particularly\s+|especially\s+)?(?:at|into)|examine|examining|explore|"
     r"exploring|consider(?:ing)?|cover(?:ing)?|address(?:ing)?|discuss(?:ing)?|"
     r"(?:effects?|impacts?|consequences|implications|influence|bearing)\s+(?:on|for|of)|"
     r"(?:evidence|research|data|anything|something|info(?:rmation)?|studies|material|more)\s+"
     r"(?:on|about|regarding|concerning)(?:\s+whether)?|"
     r"(?:affects?|affecting|impacts?|impacting|hits?|hurts?|disadvantages?|changes?\s+things\s+for|"
     r"influences?)(?:\s+on)?|"
-    r"(?:works?|working|plays?\s+out|applies|apply|meant|means|mean|looks?)\s+(?:for|in|on|to|among)|"
-    r"cope\s+with|deal\s+with)\s+(?P<x>\S.*)$",
+    r"(?:works?|working|work(?:s|ed)?\s+out|plays?\s+out|applies|apply|meant|means|mean|looks?)"
+    r"\s+(?:for|in|on|to|among)|cope\s+with|deal\s+with|"
+    # the same in the other languages ("was ist mit den Unfallzahlen?", "e l'impatto sulla
+    # biodiversità?", "l'effet sur les loyers")
+    r"was\s+ist\s+mit|auswirkungen?\s+auf|einfluss\s+auf|impacto\s+(?:en|sobre|no|na|nos|nas)|"
+    r"efecto\s+(?:en|sobre)|efeito\s+(?:no|na|nos|nas|sobre)|impatto\s+(?:su|sul|sulla|sui|"
+    r"sulle|sugli)|effetto\s+(?:su|sul|sulla|sui|sulle)|(?:effet|impact)\s+sur|"
+    r"(?:effect|invloed|impact)\s+op)\s+(?P<x>\S.*)$",
     re.I,
 )
 # a facet that is the subject of its own question ("how do pesticide residues compare?")
@@ -2627,6 +2654,13 @@ _FACET_END = re.compile(
 )
 
 
+_PLACES_LIKE = re.compile(
+    r"^\s*(?:(?:um|uh|like)\s+)*(?:(?:in\s+)?(?:places|countries|cities|somewhere|towns|states|"
+    r"regions)\s+like|such\s+as)\s+",
+    re.I,
+)
+
+
 def _framed_facet(q: str, previous: QueryPlan) -> str | None:
     """The facet a frame names anywhere in the turn (the innermost frame: "look at how it
     would work in rural areas" -> "rural areas"), up to the end of its clause."""
@@ -2642,6 +2676,7 @@ def _framed_facet(q: str, previous: QueryPlan) -> str | None:
         if m is None:
             break
         x = _FACET_END.split(m.group("x"), maxsplit=1)[0]
+        x = _PLACES_LIKE.sub("", x)  # "in places like Toronto" -> "Toronto"
         phrase = _own_phrase(x, previous, limit=8)
         if phrase is None:
             break
