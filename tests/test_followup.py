@@ -149,6 +149,8 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
         "conversation_dev10.jsonl",
         "conversation_dev11.jsonl",
         "conversation_dev12.jsonl",
+        "conversation_dev13.jsonl",
+        "conversation_dev14.jsonl",
         "conversation_test.jsonl",
         "conversation_test2.jsonl",
         "conversation_test3.jsonl",
@@ -156,6 +158,7 @@ def test_eval_conversation_scores_a_small_set(tmp_path: Path) -> None:
         "conversation_test5.jsonl",
         "conversation_test6.jsonl",
         "conversation_test7.jsonl",
+        "conversation_test8.jsonl",
     ],
 )
 def test_the_shipped_dialogue_sets_load(name: str) -> None:
