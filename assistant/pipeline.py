@@ -93,6 +93,22 @@ def load_stance(settings: Settings) -> Any:
     return shared_model(None if choice.lower() == "bundled" else Path(choice).expanduser())
 
 
+def one_side(summary: Summary, plan: QueryPlan) -> None:
+    """A one-sided plan ("just the case against", "find evidence for X") answers with its
+    side only: the other claim is kept, as the question's other answer, with its
+    perspectives left out and a note saying how many and why."""
+    if plan.intent != "one_sided" or plan.target_side not in SIDES:
+        return
+    for claim in summary.claims:
+        if claim.side != plan.target_side and claim.perspectives:
+            n = len(claim.perspectives)
+            claim.perspectives = []
+            claim.note = (
+                f"Left out: only the other claim was asked for ({n} "
+                f"perspective{'s' if n != 1 else ''} here; ask for both sides to see them)."
+            )
+
+
 def as_lookup_plan(plan: QueryPlan) -> QueryPlan:
     """``plan`` read as a lookup: the same question, root query, aspects and constraints,
     intent ``lookup``, no claims and no target side (``sphere ask --lookup``, the
@@ -258,6 +274,7 @@ class Pipeline:
             summary, report = self.answer(
                 plan, hits, opts, emit=emit, cancel=cancel, timings=timings
             )
+            one_side(summary, plan)
             summary.notes[:0] = retrieval_notes
             details = {
                 "summary": {

@@ -121,3 +121,23 @@ def test_drop_a_reference_writes_the_answer_again_without_it(
     )
     assert ref1 not in _cited(out) and _cited(out)
     assert ref1 not in {h["doc_id"] for hs in out["hits"].values() for h in hs}
+
+
+def test_one_side_answers_with_that_side_only(
+    demo_index_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SPHERE_INDEX_DIR", str(demo_index_dir))
+    monkeypatch.setenv("SPHERE_STANCE__MODEL", "off")
+    first = json.loads(_ask(["Should school uniforms be mandatory?", "--save", "--json"], capsys))
+    sides = {c["side"]: c for c in first["summary"]["claims"]}
+    assert sides["pro"]["perspectives"] and sides["con"]["perspectives"]
+    out = json.loads(_ask(["just the case against", "--session", "1", "--json"], capsys))
+    assert (out["plan"]["intent"], out["plan"]["target_side"]) == ("one_sided", "con")
+    sides = {c["side"]: c for c in out["summary"]["claims"]}
+    assert sides["con"]["perspectives"]
+    assert not sides["pro"]["perspectives"] and "Left out" in sides["pro"]["note"]
+    # paging the other side makes it the side shown
+    out = json.loads(_ask(["more from the other side", "--session", "1", "--json"], capsys))
+    assert (out["plan"]["intent"], out["plan"]["target_side"]) == ("one_sided", "pro")
+    sides = {c["side"]: c for c in out["summary"]["claims"]}
+    assert not sides["con"]["perspectives"]

@@ -418,6 +418,21 @@ def _edit(
     return FollowUp(True, edit, value, plan=plan, rule=rule, changes=changes)
 
 
+def _page(previous: QueryPlan, side: str, rule: str) -> FollowUp:
+    """More of a side's ranking. After a one-sided plan, paging the other side (or both)
+    makes that the side the answer shows ("more from the other side" after "just the case
+    for": the case against)."""
+
+    def apply(plan: QueryPlan) -> None:
+        if previous.intent == "one_sided" and side != previous.target_side:
+            if side in ("pro", "con"):
+                plan.target_side = side  # type: ignore[assignment]
+            else:
+                plan.intent, plan.target_side = "two_sided", None
+
+    return _edit(previous, "more", side, rule, [f"+ page {side}"], apply)
+
+
 def _one_side(previous: QueryPlan, side: Side, rule: str = "3 one side") -> FollowUp:
     def apply(plan: QueryPlan) -> None:
         plan.intent, plan.target_side = "one_sided", side
@@ -670,12 +685,12 @@ def _more(q: str, previous: QueryPlan) -> FollowUp | None:
     if both:  # "more for both positions please"
         if _residue(q, [both.span()], previous, also=_MORE_WORDS | {"for", "from", "on"}):
             return None
-        return _edit(previous, "more", "both", "2 more", ["+ page both"])
+        return _page(previous, "both", "2 more")
     named = _arguments_side(q, previous)
     if named is not None:
         if _residue(q[: named[1]], previous=previous, also=_MORE_WORDS | {"material"}):
             return None
-        return _edit(previous, "more", named[0], "2 more", [f"+ page {named[0]}"])
+        return _page(previous, named[0], "2 more")
     if _residue(q, previous=previous, also=_MORE_WORDS | _CON_WORDS | _PRO_WORDS):
         return None
     words = set(_words(q))
@@ -688,7 +703,7 @@ def _more(q: str, previous: QueryPlan) -> FollowUp | None:
         side = "con" if con and not pro else "pro" if pro and not con else None
     if side is None:
         side = prev_side or "both"
-    return _edit(previous, "more", side, "2 more", [f"+ page {side}"])
+    return _page(previous, side, "2 more")
 
 
 # --------------------------------------------------------------------------- 3 one side
@@ -2532,7 +2547,7 @@ def _as_kind(
         return _one_side(previous, side, note) if side is not None else None
     side = _side_named(q, previous)
     page = side or _one_sided(previous) or "both"
-    return _edit(previous, "more", page, note, [f"+ page {page}"])
+    return _page(previous, page, note)
 
 
 # the rules whose reading the turn-kind model may overrule when it is sure of another
