@@ -221,18 +221,26 @@ def _residue(
     """The words of ``text`` outside ``spans`` that are not filler, pointers, courtesy,
     words of ``also`` or (given the previous plan) words of the previous topic."""
     spans = list(spans)
+    return [
+        w
+        for w, s, e in _own_tokens(text, previous, also)
+        if not any(s < b and a < e for a, b in spans)
+    ]
+
+
+def _own_tokens(
+    text: str, previous: QueryPlan | None = None, also: Iterable[str] = ()
+) -> list[tuple[str, int, int]]:
+    """The tokens of ``text`` (word, start, end) of its own: not filler, pointers,
+    courtesy, words of ``also`` or (given the previous plan) words of the previous topic."""
     extra = set(also)
     topic = _topic_stems(previous) if previous is not None else frozenset()
-    out = []
-    for w, s, e in _tokens(text):
-        if any(s < b and a < e for a, b in spans):
-            continue
-        if w in fw.FILLER or w in fw.POINTERS or w in fw.COURTESY or w in extra:
-            continue
-        if _stem(w) in topic:
-            continue
-        out.append(w)
-    return out
+    return [
+        (w, s, e)
+        for w, s, e in _tokens(text)
+        if not (w in fw.FILLER or w in fw.POINTERS or w in fw.COURTESY or w in extra)
+        and _stem(w) not in topic
+    ]
 
 
 @functools.lru_cache(maxsize=1)
@@ -1592,7 +1600,7 @@ def _constraint_edit(q: str, previous: QueryPlan, lenient: bool = False) -> Foll
     keep = [
         not (
             c.dimension == "source"
-            and (c.value.lower() in _GENERIC_DOCS or _words(c.value)[:1] in ([v] for v in _ASKS))
+            and (c.value.lower() in _GENERIC_DOCS or (_words(c.value) or [""])[0] in _ASKS)
         )
         for c in cons
     ]
@@ -2617,14 +2625,10 @@ def _own_phrase(
     a pointer, a request verb, a word of ``also`` or of the previous topic), at most
     ``limit`` such words, with the facet's lead and tail taken off; None when there is
     none."""
-    own = [
-        (s, e)
-        for w, s, e in _tokens(x)
-        if _residue(w, previous=previous, also=_REQUEST_VERBS | set(also))
-    ]
+    own = _own_tokens(x, previous, _REQUEST_VERBS | set(also))
     if not own or len(own) > limit:
         return None
-    span = _clean_facet(x[own[0][0] : own[-1][1]])
+    span = _clean_facet(x[own[0][1] : own[-1][2]])
     return span if _content(span) else None
 
 
@@ -2724,6 +2728,7 @@ def _lenient_group(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | No
             if 1 <= len(_words(x)) <= 4 and not re.search(r"\b(?:about|regarding|on|of)\b", x):
                 return _add_perspective(previous, x)
     toks = _tokens(q)
+    topic = _topic_stems(previous)
     for i in range(len(toks) - 1, -1, -1):
         if _is_person(toks[i][0]) and toks[i][0] not in fw.FILLER:
             j = i
@@ -2733,7 +2738,7 @@ def _lenient_group(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | No
                 and toks[j - 1][0] not in fw.FILLER
                 and toks[j - 1][0] not in _VIEW_RESIDUE
                 and toks[j - 1][0] not in fw.COURTESY
-                and _stem(toks[j - 1][0]) not in _topic_stems(previous)
+                and _stem(toks[j - 1][0]) not in topic
             ):
                 j -= 1
             return _add_perspective(previous, q[toks[j][1] : toks[i][2]])
