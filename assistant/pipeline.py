@@ -93,19 +93,37 @@ def load_stance(settings: Settings) -> Any:
     return shared_model(None if choice.lower() == "bundled" else Path(choice).expanduser())
 
 
-def one_side(summary: Summary, plan: QueryPlan) -> None:
+def asked_side(plan: QueryPlan) -> Side | None:
+    """The one side a one-sided plan asks for ("just the case against"), else None."""
+    if plan.intent == "one_sided" and plan.target_side in SIDES:
+        return plan.target_side
+    return None
+
+
+def one_side(summary: Summary, plan: QueryPlan, found: int = 0) -> None:
     """A one-sided plan ("just the case against", "find evidence for X") answers with its
     side only: the other claim is kept, as the question's other answer, with its
-    perspectives left out and a note saying how many and why."""
-    if plan.intent != "one_sided" or plan.target_side not in SIDES:
+    perspectives left out and a note saying how many documents were found for it.
+
+    The side asked for has the whole budget (:meth:`Pipeline.run`): twice the
+    documents retrieved for it and twice ``summary.max_perspectives``; the other
+    side's documents are retrieved (they are what "more from the other side"
+    pages from, and the stance model needs both claims to place a document) but
+    not summarized. ``found``: how many documents the other side's ranking held
+    (after those already cited in the thread).
+    """
+    side = asked_side(plan)
+    if side is None:
         return
     for claim in summary.claims:
-        if claim.side != plan.target_side and claim.perspectives:
-            n = len(claim.perspectives)
+        if claim.side != side:
             claim.perspectives = []
             claim.note = (
-                f"Left out: only the other claim was asked for ({n} "
-                f"perspective{'s' if n != 1 else ''} here; ask for both sides to see them)."
+                f"Left out: only the other claim was asked for ({found} "
+                f"document{'s' if found != 1 else ''} found for this one not shown; "
+                "ask for both sides to see them)."
+                if found
+                else "Left out: only the other claim was asked for (ask for both sides to see it)."
             )
 
 
@@ -271,10 +289,15 @@ class Pipeline:
             details: dict[str, Any] = {"lookup": lookup_details(lookup)}
         else:
             opts = options or self.summary_options()
+            shown, side = hits, asked_side(plan)
+            if side is not None:  # the side asked for has the whole budget (one_side)
+                shown = {s: list(hits.get(s, [])) if s == side else [] for s in SIDES}
+                opts = replace(opts, max_perspectives=2 * opts.max_perspectives)
             summary, report = self.answer(
-                plan, hits, opts, emit=emit, cancel=cancel, timings=timings
+                plan, shown, opts, emit=emit, cancel=cancel, timings=timings
             )
-            one_side(summary, plan)
+            other = [s for s in SIDES if s != side]
+            one_side(summary, plan, found=len(hits.get(other[0], [])) if side else 0)
             summary.notes[:0] = retrieval_notes
             details = {
                 "summary": {
@@ -412,11 +435,14 @@ class Pipeline:
         """Per-side documents from the perspective-aware retriever.
 
         A lookup gets ``retrieval.k`` documents (its list); a summary at least
-        half of ``summary.documents`` per side.
+        half of ``summary.documents`` per side, and the side a one-sided plan asks
+        for twice that (:func:`one_side`).
         """
         k = self.settings.retrieval.k
         if plan.intent != "lookup":
             k = max(k, (self.settings.summary.documents + 1) // 2)
+        side = asked_side(plan)
+        k_side = {s: 2 * k if s == side else k for s in SIDES}
 
         def side_progress(p: Progress) -> None:
             if cancel is not None and cancel.is_set():
@@ -425,15 +451,14 @@ class Pipeline:
 
         extra = max((len(v) for v in (skip or {}).values()), default=0)
         hits: dict[Side, list[Any]] = self.retriever.retrieve(
-            plan, k=k + extra, progress=side_progress
+            plan, k=k, depth=max(k_side.values()) + extra, progress=side_progress
         )
-        if skip:
-            # further down the ranking: the skipped documents give their places to the next
-            hits = {
-                side: [h for h in hs if str(h.doc_id) not in skip.get(side, set())][:k]
-                for side, hs in hits.items()
-            }
-        return hits
+        # further down the ranking: the skipped documents give their places to the next
+        left = skip or {}
+        return {
+            s: [h for h in hs if str(h.doc_id) not in left.get(s, set())][: k_side.get(s, k)]
+            for s, hs in hits.items()
+        }
 
     def summary_options(self) -> SummaryOptions:
         s = self.settings.summary

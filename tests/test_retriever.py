@@ -69,6 +69,15 @@ def test_both_sides_disjoint_and_k(index, embedder) -> None:  # type: ignore[no-
     assert len(r.retrieve(PLAN, k=1)["con"]) == 1
 
 
+def test_depth_reads_further_down_without_moving_sides(index, embedder) -> None:  # type: ignore[no-untyped-def]
+    # k decides the sides (the margin is centred over the 2k most relevant documents);
+    # depth only reads each side's ranking further down
+    r = Retriever(index, embedder)
+    short, deep = _ids(r.retrieve(PLAN, k=1)), _ids(r.retrieve(PLAN, k=1, depth=4))
+    assert all(deep[s][: len(short[s])] == short[s] for s in short)
+    assert sum(map(len, deep.values())) > sum(map(len, short.values()))
+
+
 def test_pro_document_on_pro_side(index, embedder) -> None:  # type: ignore[no-untyped-def]
     hits = _ids(Retriever(index, embedder).retrieve(PLAN, k=3))
     assert hits["pro"][:2] and set(hits["pro"][:2]) == {"pro-grades", "pro-habits"}

@@ -136,6 +136,15 @@ def test_one_side_answers_with_that_side_only(
     sides = {c["side"]: c for c in out["summary"]["claims"]}
     assert sides["con"]["perspectives"]
     assert not sides["pro"]["perspectives"] and "Left out" in sides["pro"]["note"]
+    # the side asked for has the whole budget: the same documents on each side as the
+    # two-sided answer (asking for more of one side moves nothing between the sides),
+    # and more of its perspectives than the two-sided answer could show
+    assert {s: [h["doc_id"] for h in hs] for s, hs in out["hits"].items()} == {
+        s: [h["doc_id"] for h in hs] for s, hs in first["hits"].items()
+    }
+    cap = max(len(c["perspectives"]) for c in first["summary"]["claims"])
+    assert len(sides["con"]["perspectives"]) > cap
+    assert f"({len(first['hits']['pro'])} documents found for this one" in sides["pro"]["note"]
     # paging the other side makes it the side shown
     out = json.loads(_ask(["more from the other side", "--session", "1", "--json"], capsys))
     assert (out["plan"]["intent"], out["plan"]["target_side"]) == ("one_sided", "pro")

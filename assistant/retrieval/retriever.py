@@ -267,8 +267,16 @@ class Retriever:
         k: int | None = None,
         progress: ProgressFn | None = None,
         mode: str | None = None,
+        depth: int | None = None,
     ) -> dict[Side, list[DocumentHit]]:
-        """Per-side ranked documents for ``plan`` (at most ``k`` per side)."""
+        """Per-side ranked documents for ``plan`` (at most ``k`` per side).
+
+        ``depth`` (≥ ``k``, default ``k``): return that many per side instead, the
+        ranking read further down, with the sides decided exactly as for ``k``
+        (the claim margin is centred over the 2k most relevant documents, so
+        asking for more must not move that reference set: a page of "more" or a
+        one-sided answer would otherwise move documents between the sides).
+        """
         mode = self._mode(mode)
         texts = query_texts(plan)
         if not texts:
@@ -280,7 +288,7 @@ class Retriever:
             qvecs = self.embedder.encode(texts)
         elif mode != "bm25":
             raise InputError(f"retrieval mode '{mode}' needs an embedder", hint="use mode bm25")
-        return self.retrieve_encoded(plan, qvecs, k=k, progress=progress, mode=mode)
+        return self.retrieve_encoded(plan, qvecs, k=k, progress=progress, mode=mode, depth=depth)
 
     def retrieve_encoded(
         self,
@@ -290,11 +298,13 @@ class Retriever:
         k: int | None = None,
         progress: ProgressFn | None = None,
         mode: str | None = None,
+        depth: int | None = None,
     ) -> dict[Side, list[DocumentHit]]:
         """:meth:`retrieve` with ``qvecs`` = the vectors of :func:`query_texts` (no encoder)."""
         mode = self._mode(mode)
         self.last_notes = []
         k = int(k or self.settings.k)
+        depth = max(k, int(depth or k))
         emit = progress or (lambda _p: None)
         pq = plan_queries(plan)
         if not pq.texts:
@@ -306,7 +316,9 @@ class Retriever:
         pool = self._pool(pq, None if mode == "bm25" else qvecs, mode, eta)
         emit(Progress("retrieving", 2, 3, "ranking per side"))
         hits = (
-            self._rank(plan, pq, pool, mode, k, eta) if len(pool.pids) else {"pro": [], "con": []}
+            self._rank(plan, pq, pool, mode, k, eta, depth)
+            if len(pool.pids)
+            else {"pro": [], "con": []}
         )
         emit(Progress("retrieving", 3, 3, f"{len(hits['pro'])} + {len(hits['con'])} documents"))
         return hits
@@ -396,8 +408,16 @@ class Retriever:
 
     # ------------------------------------------------------------------ ranking
     def _rank(
-        self, plan: QueryPlan, pq: PlanQueries, pool: _Pool, mode: str, k: int, eta: float
+        self,
+        plan: QueryPlan,
+        pq: PlanQueries,
+        pool: _Pool,
+        mode: str,
+        k: int,
+        eta: float,
+        depth: int | None = None,
     ) -> dict[Side, list[DocumentHit]]:
+        n = depth or k  # documents returned per side; k decides the sides
         p = self.params
         k_r = self.settings.k_r
         # passage-level channels, (P,) each
@@ -477,15 +497,15 @@ class Retriever:
             order = mine[np.lexsort((rows[mine], -score))]
             fused = dict(zip(order.tolist(), np.sort(score)[::-1].tolist(), strict=True))
             if signature is not None:
-                want = max(4 * k, 40) if p.use_mmr else k
+                want = max(4 * n, 40) if p.use_mmr else n
                 order, found = _collapse_copies(order, fused, signature, want)
                 copies.update(found)
             if mode == "sphere" and p.use_mmr and pool.vectors is not None:
-                top = order[: max(4 * k, 40)]
+                top = order[: max(4 * n, 40)]
                 rel = np.array([fused[i] for i in top])
                 emb = pool.vectors[first[top]]
-                order = top[mmr(rel, emb, k, self.settings.mmr_lambda)]
-            chosen[side] = (order[:k], fused)
+                order = top[mmr(rel, emb, n, self.settings.mmr_lambda)]
+            chosen[side] = (order[:n], fused)
         if chosen:
             hits.update(self._hydrate(pool, ch, rows, doc_ch, chosen, copies, stance_of))
         if plan.constraints:
