@@ -3,6 +3,8 @@ general rules added with the third development set (tests/data/conversation_dev3
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from assistant.embed import LazyEmbedder
@@ -145,3 +147,17 @@ def test_the_session_thread_resolves_with_the_judge() -> None:
 def test_a_length_word_and_a_number_give_one_constraint() -> None:
     got = resolve("only long ones, 2000+ words", parse_rules("Should cities ban cars?"))
     assert got.value == {"dimension": "length", "value": ">2000", "negated": False}
+
+
+def test_a_side_named_by_its_claim_follows_the_configured_stance_model(tmp_path: Path) -> None:
+    # the bundled model reads the claim; "off" (or a file that is no model) reads nothing,
+    # so the side is not taken from a model the user turned off
+    j = FacetJudge(LazyEmbedder())
+    claims = ("Tipping should be abolished.", "Tipping should not be abolished.")
+    q = "Should tipping be abolished?"
+    p = j.claim_side(q, claims, "tipping should be abolished")
+    assert p is not None and p[0] > p[1]
+    j.stance_choice = "off"
+    assert j.claim_side(q, claims, "tipping should be abolished") is None
+    j.stance_choice = str(tmp_path / "missing.npz")
+    assert j.claim_side(q, claims, "tipping should be abolished") is None

@@ -78,6 +78,7 @@ from assistant.ui.wiring import (
     open_store,
     scan_index_names,
 )
+from assistant.understand.facet_judge import shared_judge
 
 HERE = Path(__file__).parent
 CSS_FILES = [
@@ -333,6 +334,7 @@ class SphereApp(App[None]):
         edited = plan  # a plan the user edited (shown as such)
         if plan is None and not new_topic:
             try:
+                shared_judge().stance_choice = self.settings.stance.model
                 step = next_step(question, self._thread())
             except SphereError as exc:  # "why is [99] there?" when there is no [99]
                 self._mount_turn(TurnView(next(self._turn_keys), question, error=exc))

@@ -57,6 +57,10 @@ class FacetJudge:
 
     def __init__(self, embedder: Any) -> None:
         self.embedder = embedder
+        #: the stance model that reads a side named by its claim (:meth:`claim_side`):
+        #: ``settings.stance.model`` ("bundled", "off" or a file); the app and ``sphere
+        #: ask --session`` set it from the user's config
+        self.stance_choice = "bundled"
         self._lexicon: np.ndarray | None = None
         self._lock = threading.Lock()
 
@@ -105,12 +109,18 @@ class FacetJudge:
         self, question: str, claims: tuple[str, str], statement: str
     ) -> tuple[float, float, float] | None:
         """P(A), P(B), P(neither) of a statement against the plan's two claims, by the
-        bundled stance model (:mod:`assistant.stance.model`); None when it cannot load."""
+        configured stance model (:attr:`stance_choice`, :mod:`assistant.stance.model`);
+        None when it is off or cannot load (the side is then not read from a claim)."""
+        from pathlib import Path
+
         from assistant.errors import ModelError
         from assistant.stance.model import shared_model
 
+        choice = self.stance_choice.strip()
+        if choice.lower() == "off":
+            return None
         try:
-            model = shared_model()
+            model = shared_model(None if choice.lower() == "bundled" else Path(choice).expanduser())
         except ModelError:
             return None
         return model.sides(question, claims, [statement])[0].p
