@@ -31,21 +31,30 @@ class _Judge:
     records the statements it was asked to judge."""
 
     def __init__(
-        self, kind: str = "new_topic", p: float = 0.0, side: tuple[float, float, float] = (0, 0, 1)
+        self,
+        kind: str = "new_topic",
+        p: float = 0.0,
+        side: tuple[float, float, float] = (0, 0, 1),
+        reads_side: tuple[str, float] | None = None,
     ) -> None:
-        self.read, self.side = (kind, p), side
+        self.read, self.claimed, self.reads_side = (kind, p), side, reads_side
         self.kinds: list[str] = []
         self.statements: list[str] = []
+        self.sides_asked: list[str] = []
 
     def kind(self, turn: str, topic: str) -> tuple[str, float]:
         self.kinds.append(turn)
         return self.read
 
+    def side(self, turn: str, topic: str) -> tuple[str, float] | None:
+        self.sides_asked.append(turn)
+        return self.reads_side
+
     def claim_side(
         self, question: str, claims: tuple[str, str], statement: str
     ) -> tuple[float, float, float]:
         self.statements.append(statement)
-        return self.side
+        return self.claimed
 
 
 def _kind(kind: str, p: float, q: str, previous: object = ZOOS) -> FollowUp | None:
@@ -318,3 +327,114 @@ def test_a_reason_after_a_dropped_kind_does_not_change_its_reading() -> None:
     said = resolve("skip the videos my laptop can't play them", prev, shared_judge())
     assert plain.edit == "add_constraint"
     assert (said.edit, said.value) == (plain.edit, plain.value)
+
+
+FIREWORKS = parse_rules("Should fireworks be banned?")
+
+
+def test_the_side_reader_names_a_side_no_rule_reads() -> None:
+    from assistant.understand.turn_kind import SIDE_P
+
+    def read(kind: str, side: str, p: float, previous: object = FIREWORKS) -> object:
+        judge = _Judge(kind, 0.9, reads_side=(side, p))
+        found = _as_kind(kind, 0.9, "only the ban camp", previous, judge)  # type: ignore[arg-type]
+        return found and (found.edit, found.value)
+
+    assert read("one_side", "pro", SIDE_P) == ("one_side", "pro")
+    assert read("one_side", "con", 0.9) == ("one_side", "con")
+    assert read("one_side", "pro", SIDE_P - 0.01) is None  # not sure enough: no side
+    assert read("one_side", "both", 0.9) is None  # "both" is no one side
+    assert read("more", "con", 0.9) == ("more", "con")
+    assert read("more", "both", 0.9) == ("more", "both")
+    assert read("more", "pro", SIDE_P - 0.01) == ("more", "both")
+    # after a one-sided turn "more" pages the side in force; the reader is not asked
+    one_sided = resolve("just the case against", FIREWORKS).plan
+    judge = _Judge("more", 0.9, reads_side=("pro", 0.99))
+    found = _as_kind("more", 0.9, "only the ban camp", one_sided, judge)  # type: ignore[arg-type]
+    assert found is not None and found.value == "con" and judge.sides_asked == []
+    # a side the words name is read from the words; the reader is not asked
+    judge = _Judge("one_side", 0.9, reads_side=("pro", 0.99))
+    found = _as_kind("one_side", 0.9, "only the arguments against", FIREWORKS, judge)  # type: ignore[arg-type]
+    assert found is not None and found.value == "con" and judge.sides_asked == []
+
+
+@pytest.mark.parametrize(
+    ("question", "turn", "edit", "side"),
+    [
+        # checked when written: the side reader gives con at P 0.77 and 0.72
+        ("Should fireworks be banned?", "just the keep-them-legal people", "one_side", "con"),
+        ("Should zoos be abolished?", "more from the save-the-zoos lot", "more", "con"),
+    ],
+)
+def test_the_shipped_side_reader(question: str, turn: str, edit: str, side: str) -> None:
+    found = resolve(turn, parse_rules(question), shared_judge())
+    assert (found.edit, found.value) == (edit, side)
+    assert "side reader" in found.rule
+
+
+_SUGAR = "Should sugary drinks be taxed?"
+
+
+@pytest.mark.parametrize(
+    ("question", "turn", "edit", "value"),
+    [
+        # a reaction to the answer before the request is not the request
+        (_SUGAR, "Wow, neat. What about the dentist angle?", "add_aspect", "dentist"),
+        (
+            _SUGAR,
+            "I see. Only Portuguese sources.",
+            "add_constraint",
+            {"dimension": "language", "value": "pt", "negated": False},
+        ),
+        # a facet the user is curious or worried about, or asks what it does to
+        (
+            _SUGAR,
+            "honestly I'm mostly wondering about the corner shop angle",
+            "add_aspect",
+            "corner shop",
+        ),
+        # a relative clause ends the facet; a population named by one is kept whole
+        (
+            _SUGAR,
+            "so how would that hit low-income shoppers who buy in bulk",
+            "add_aspect",
+            "low-income shoppers",
+        ),
+        # a word of the topic right after the facet's own words is its head
+        (
+            _SUGAR,
+            "could you look at how it plays out in rural shops, I live in a village",
+            "add_aspect",
+            "rural shops",
+        ),
+        # yes and no name sides when nothing else follows
+        (_SUGAR, "only the yeses", "one_side", "pro"),
+        (_SUGAR, "just the nos", "one_side", "con"),
+        (_SUGAR, "more yes", "more", "pro"),
+        # a group's view with a typo, or with the verb first
+        (_SUGAR, "what do dentsts of the NHS think", "add_perspective", "dentsts of the NHS"),
+        (_SUGAR, "what think the bottlers?", "add_perspective", "bottlers"),
+        # the same request said twice, the second time in English: its last saying
+        (_SUGAR, "et les enfants ? how does it affect children", "add_aspect", "children"),
+    ],
+)
+def test_round_eight_rules(question: str, turn: str, edit: str, value: object) -> None:
+    found = resolve(turn, parse_rules(question), shared_judge())
+    assert found.follows and found.edit == edit, found
+    if isinstance(value, str):
+        assert found.value.lower() == value.lower()
+    else:
+        assert found.value == value
+
+
+@pytest.mark.parametrize(
+    ("turn", "facet"),
+    [
+        # read by the frame reader; the shipped turn-kind model is below the facet
+        # threshold on both (P 0.52 and 0.69 when written), so the resolver does not take them
+        ("my nephew drinks loads of cola, what would it do to kids' teeth?", "kids' teeth"),
+        ("I'd be keen on the dimension of industry lobbying, if possible.", "industry lobbying"),
+    ],
+)
+def test_round_eight_facet_frames(turn: str, facet: str) -> None:
+    assert _framed_facet(followup.unwrap(turn), parse_rules(_SUGAR)) == facet

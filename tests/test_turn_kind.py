@@ -30,6 +30,10 @@ def test_the_shipped_model_has_every_edit_kind() -> None:
     unit = np.ones((2, turn_kind.DIM)) / np.sqrt(turn_kind.DIM)
     p = model.proba(turn_kind.features(["more", "why is [2] there"], unit, unit))
     assert np.allclose(p.sum(axis=1), 1.0)
+    # the side reader ships in the same file, on the same features
+    assert model.side is not None and sorted(model.side.classes) == ["both", "con", "pro"]
+    assert model.side.w.shape == (3, dim)
+    assert model.meta["side_turns"] > 0
 
 
 def test_the_hashed_ngrams_are_integer_hashing_of_the_spelling() -> None:
@@ -116,6 +120,8 @@ def test_training_is_reproducible_and_refuses_test_sets(tmp_path: Path) -> None:
     )
     assert a.classes == b.classes
     assert np.allclose(a.w, b.w, atol=1e-3)
+    assert a.side is not None and b.side is not None
+    assert np.allclose(a.side.w, b.side.w, atol=1e-3)
     r = subprocess.run(
         [*cmd, "--data", str(DATA / "conversation_test.jsonl"), "--out", str(out)],
         capture_output=True,

@@ -105,6 +105,19 @@ class FacetJudge:
         vecs = self._encode([text, topic])
         return model.predict(turn_kind.features([text], vecs[1:], vecs[:1]))
 
+    def side(self, turn: str, topic: str) -> tuple[str, float] | None:
+        """The side (pro, con or both) the trained side reader reads in a request for one
+        side or for more, beside the topic (:mod:`assistant.understand.turn_kind`), and
+        its probability; None without the model."""
+        from assistant.understand import turn_kind
+
+        model = turn_kind.shipped()
+        if model is None or model.side is None:
+            return None
+        text = turn_kind.turn_text(turn)
+        vecs = self._encode([text, topic])
+        return model.side.predict(turn_kind.features([text], vecs[1:], vecs[:1]))
+
     def claim_side(
         self, question: str, claims: tuple[str, str], statement: str
     ) -> tuple[float, float, float] | None:

@@ -345,7 +345,7 @@ _WRAP_START = re.compile(
     r"never mind|nvm|nah|nope|on (?:second thought|reflection)|in that case|actually|also|eh|hm|"
     r"furthermore|further|moreover|additionally|in addition|besides|scratch that|forget that|"
     r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|nah|"
-    r"um|uh|uhm|erm|yeah|like|hmm|k|kk|idk|tbh|ngl|lol|hey|alright|right|"
+    r"um|uh|uhm|erm|yeah|like|hmm|k|kk|idk|tbh|ngl|lol|hey|alright|right|pero|aber|"
     r"(?:no,?\s+)?(?:sorry,?\s+)?(?:i meant|i mean|what i meant was|oops,? i meant)|"
     r"on (?:second thought|reflection)|in that case|actually)\s+)*"
     # "I hope this isn't a silly question, but …", "not sure if this is allowed, but …"
@@ -401,9 +401,20 @@ _WRAP_END = re.compile(
 )
 
 
+# a sentence before the request, which may be a reaction to the answer ("Love this.")
+_LEAD_SENTENCE = re.compile(r"^\s*([^.!?]+[.!]+)\s+(?=\S)")
+
+
 def unwrap(text: str) -> str:
-    """The follow-up without its polite or conversational wrapper."""
-    t = _WRAP_START.sub("", text, count=1)
+    """The follow-up without its polite or conversational wrapper, and without reactions
+    to the answer before it ("Love this. What about the cheating angle?")."""
+    t = text
+    for _ in range(3):
+        m = _LEAD_SENTENCE.match(t)
+        if m is None or not all(w in fw.REACTION for w in _words(m.group(1)) or ["."]):
+            break
+        t = t[m.end() :]
+    t = _WRAP_START.sub("", t, count=1)
     t = _WRAP_END.sub("", t)
     return t.strip() or text.strip()
 
@@ -662,7 +673,7 @@ _PRO_WORDS = frozenset(
     )
 )
 _OTHER_SIDE = re.compile(
-    r"\b(?:(?:the\s+)?other\s+(?:side|camp|view)|opposite|opposing|the other one|"
+    r"\b(?:(?:the\s+)?other\s+(?:side|camp|view)|opposite|opposing|the other one|the contrary|"
     r"flip(?:\s+(?:it|that|sides?|the\s+sides?|around|over))+|(?:switch|swap)\s+sides|"
     r"the\s+flip\s+side|"
     r"otro lado|lado contrario|autre c[ôo]t[ée]|andere seite|gegenseite)\b",
@@ -707,7 +718,8 @@ def _more(q: str, previous: QueryPlan) -> FollowUp | None:
     if _OTHER_SIDE.search(q):
         side = _other(prev_side) if prev_side else None
     if side is None:
-        con, pro = bool(words & _CON_WORDS), bool(words & _PRO_WORDS)
+        con = bool(words & _CON_WORDS) or bool(_TERSE_SIDE["con"].search(q))
+        pro = bool(words & _PRO_WORDS) or bool(_TERSE_SIDE["pro"].search(q))
         side = "con" if con and not pro else "pro" if pro and not con else None
     if side is None:
         side = prev_side or "both"
@@ -725,13 +737,21 @@ _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
     "pro": re.compile(
         r"\b(?:pros?|in fav(?:ou)?r|a favor|en faveur|dafür|positive|supportive|optimistic|"
         r"favou?rable|vóór|yes(?=\s+(?:side|camp|case|arguments?|vote))|"
+        # "just yes", "more on the yes side", "only the yeses"
+        r"(?<=just )(?:the\s+)?(?:yes|yeses|yes'?s)(?=\s*[?.!]*$)|"
+        r"(?<=only )(?:the\s+)?(?:yes|yeses|yes'?s)(?=\s*[?.!]*$)|"
+        r"(?<=more )(?:yes|yeses)(?=\s*[?.!]*$)|"
         r"(?<=argumenten )voor)\b|(?<=\s)vóór",
         re.I,
     ),
     "con": re.compile(
         r"\b(?:cons?|against|contras?|en contra|contre|contro|dagegen|sceptical|skeptical|critical|"
         r"negative|pessimistic|hostile|tegen|opposing|"
-        r"no(?=\s+(?:side|camp|case|vote)\b))\b",
+        r"no(?=\s+(?:side|camp|case|vote)\b)|contrary|"
+        # "just the no's", "more no", "only the noes"
+        r"(?<=just )(?:the\s+)?(?:no|nos|no'?s|noes)(?=\s*[?.!]*$)|"
+        r"(?<=only )(?:the\s+)?(?:no|nos|no'?s|noes)(?=\s*[?.!]*$)|"
+        r"(?<=more )(?:no|nos|noes)(?=\s*[?.!]*$))\b",
         re.I,
     ),
 }
@@ -1810,6 +1830,7 @@ _VIEWS = [
         r"\bhow\s+(?:do|does|would|might|did)\s+" + _GROUP + r"\s+(?:see|view|regard|feel about|"
         r"look at|feel)\b",
         r"\bwhat\s+(?:are|is)\s+" + _GROUP + r"\s+saying\b",
+        r"\bwhat\s+(?:think|thinks|say|says)\s+(?:the\s+)?" + _GROUP + r"\s*[?.!]*\s*$",
         r"^\s*(?:and\s+)?(?:do|does|would|will)\s+" + _GROUP + r"\s+(?:agree|disagree|approve|"
         r"support it|think so)\b",
         r"\bhear\s+(?:from|what)\s+(?:the\s+)?" + _GROUP + r"(?:\s+(?:think|say|have to say))?"
@@ -2026,7 +2047,8 @@ _FACET_LEAD = re.compile(
     re.I,
 )
 _FACET_TAIL = re.compile(
-    r"(?:[,]?\s+(?:angle|side|issues?|aspect|part|then|too|as well|though|also|again|"
+    r"(?:[,]?\s+(?:angle|side|issues?|aspect|part|dimension|question|element|factor|"
+    r"then|too|as well|though|also|again|"
     r"stuff|thing|bit|aussi|también|auch|if that'?s (?:ok(?:ay)?|alright|all right)|"
     r"please|pls|thanks|in particular|especially))+\s*$",
     re.I,
@@ -2273,6 +2295,15 @@ def _read(text: str, previous: QueryPlan, judge: FacetJudge | None) -> FollowUp 
     if found:
         return found
     return _group_view(q, previous) or _facet_edit(q, previous, judge)
+    found = _group_view(q, previous) or _facet_edit(q, previous, judge)
+    parts = [x for x in re.split(r"(?<=\?)\s+", q) if x.strip()]
+    if found and len(parts) > 1:
+        # the same request said twice, the second time in English ("y los ancianos? how
+        # does it affect elderly people"): the last saying of it names the value
+        last = _group_view(parts[-1], previous) or _facet_edit(parts[-1], previous, judge)
+        if last and last.edit == found.edit:
+            return last
+    return found
 
 
 # verbs of a request that names nothing itself ("Could you add that?")
@@ -2355,6 +2386,11 @@ def resolve(
             # "… aren't blogs? My teacher doesn't accept them."; a request that names its
             # edit outranks a phrase read as a facet
             found = sorted(follow, key=lambda r: r.rule.startswith("7"))[0]
+            same = [r for r in follow if r.edit == found.edit]
+            if found.edit in ("add_aspect", "add_perspective") and len(same) > 1:
+                # the same request said twice, the second time in English ("y los
+                # ancianos? how does it affect elderly people"): its last saying
+                found = same[-1]
             return _second_opinion(found, fixed, previous, judge)
     found = _comment_and_request(fixed, previous) or _restated(fixed, previous)
     if found:
@@ -2552,10 +2588,32 @@ def _as_kind(
         if side is not None and argued is None:
             note += " by the stance model"
         side = side or _side_named(q, previous)
+        if side is None:
+            side = _learned_side(q, previous, judge, ("pro", "con"))
+            note += " side by the side reader" if side is not None else ""
         return _one_side(previous, side, note) if side is not None else None
-    side = _side_named(q, previous)
-    page = side or _one_sided(previous) or "both"
-    return _page(previous, page, note)
+    side = _side_named(q, previous) or _one_sided(previous)
+    if side is None:
+        side = _learned_side(q, previous, judge, ("pro", "con", "both"))
+        note += " side by the side reader" if side is not None else ""
+    return _page(previous, side or "both", note)
+
+
+def _learned_side(
+    q: str, previous: QueryPlan, judge: FacetJudge, allowed: tuple[str, ...]
+) -> Side | None:
+    """The side the trained side reader (:mod:`assistant.understand.turn_kind`) reads in a
+    request whose words name none the rules know ("only the ban camp", "give me the 'yes,
+    keep it' people only"), when it is at least ``SIDE_P`` sure and the side is one of
+    ``allowed``; only after a two-sided turn, the context it was trained in."""
+    from assistant.understand.turn_kind import SIDE_P
+
+    if _one_sided(previous) or not hasattr(judge, "side"):
+        return None
+    read = judge.side(q, previous.root_query or previous.question)
+    if read is None or read[1] < SIDE_P or read[0] not in allowed:
+        return None
+    return read[0]  # type: ignore[return-value]
 
 
 # the rules whose reading the turn-kind model may overrule when it is sure of another
@@ -2628,7 +2686,19 @@ def _own_phrase(
     own = _own_tokens(x, previous, _REQUEST_VERBS | set(also))
     if not own or len(own) > limit:
         return None
-    span = _clean_facet(x[own[0][1] : own[-1][2]])
+    end = own[-1][2]
+    toks = _tokens(x)
+    topic = _topic_stems(previous)
+    at = next(i for i, t in enumerate(toks) if t[1] == own[-1][1])
+    # a word of the topic right after the last word of its own is the phrase's head:
+    # "rural schools" after a question on school uniforms, not "rural"
+    if (
+        at + 1 < len(toks)
+        and _stem(toks[at + 1][0]) in topic
+        and not x[end : toks[at + 1][1]].strip()
+    ):
+        end = toks[at + 1][2]
+    span = _clean_facet(x[own[0][1] : end])
     return span if _content(span) else None
 
 
@@ -2639,6 +2709,14 @@ _FACET_SEARCH = re.compile(
     r"zoom\s+in\s+on|look(?:ing)?\s+(?:more\s+|specifically\s+|closely\s+|more\s+closely\s+|"
     r"particularly\s+|especially\s+)?(?:at|into)|examine|examining|explore|"
     r"exploring|consider(?:ing)?|cover(?:ing)?|address(?:ing)?|discuss(?:ing)?|"
+    # a facet the user is curious or worried about ("curious about the animal welfare
+    # angle", "wondering whether it helps with burnout", "what does it do to traffic
+    # accidents", "the dimension of reviewer bias")
+    r"(?:curious|wondering|worried|concerned|interested)\s+(?:about|in|with)|"
+    r"(?:do(?:es)?|did|would|will)\s+(?:it|this|that|they)\s+do\s+(?:to|for)|"
+    r"(?:what|how)\s+(?:it|this|that|they)\s+(?:does|do|did|would\s+do)\s+(?:to|for)|"
+    r"help(?:s|ing)?\s+with|"
+    r"(?:the|this|that)\s+(?:dimension|aspect|angle|question|issue|matter)\s+of|"
     r"(?:effects?|impacts?|consequences|implications|influence|bearing)\s+(?:on|for|of)|"
     r"(?:evidence|research|data|anything|something|info(?:rmation)?|studies|material|more)\s+"
     r"(?:on|about|regarding|concerning)(?:\s+whether)?|"
@@ -2673,6 +2751,9 @@ _FACET_END = re.compile(
 )
 
 
+# a relative clause after a phrase of two or more words ends the facet (a population
+# named by it, "people who rent", is kept whole)
+_RELATIVE = re.compile(r"^(?P<h>\S+(?:\s+\S+)+?)\s+(?:who|which|whose)\s+\S", re.I)
 _PLACES_LIKE = re.compile(
     r"^\s*(?:(?:um|uh|like)\s+)*(?:(?:in\s+)?(?:places|countries|cities|somewhere|towns|states|"
     r"regions)\s+like|such\s+as)\s+",
@@ -2696,6 +2777,9 @@ def _framed_facet(q: str, previous: QueryPlan) -> str | None:
             break
         x = _FACET_END.split(m.group("x"), maxsplit=1)[0]
         x = _PLACES_LIKE.sub("", x)  # "in places like Toronto" -> "Toronto"
+        rel = _RELATIVE.match(x)
+        if rel and not _POPULATION_FRAME.match(x):
+            x = rel.group("h")  # "poor defendants who can't afford a lawyer"
         phrase = _own_phrase(x, previous, limit=8)
         if phrase is None:
             break
@@ -2725,7 +2809,9 @@ def _lenient_group(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | No
         m = pat.search(q)
         if m:
             x = _clean_group(m.group("x"))
-            if 1 <= len(_words(x)) <= 4 and not re.search(r"\b(?:about|regarding|on|of)\b", x):
+            if 1 <= len(_words(x)) <= 4 and not re.search(
+                r"\b(?:about|regarding|on)\b|\bof\s+(?:it|this|that|them)\b", x
+            ):
                 return _add_perspective(previous, x)
     toks = _tokens(q)
     topic = _topic_stems(previous)

@@ -96,6 +96,13 @@ COURTESY = frozenset(
         "obrigado obrigada muito"
     )
 )
+# a reaction to the answer before the request ("Love this.", "Ooh, fascinating!", "I see.")
+REACTION = COURTESY | frozenset(
+    split_words(
+        "love loved i i'm im fascinating wow ooh oh ah aha ha haha neat makes sense fair "
+        "enough see summary answer overview breakdown clear"
+    )
+)
 
 # why a facet is dropped ("the accessibility question is a separate matter, so feel free
 # to leave it aside")

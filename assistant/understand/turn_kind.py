@@ -56,6 +56,10 @@ import numpy as np
 WEIGHTS = Path(__file__).with_name("weights") / "turn_kind.npz"
 MIN_P = 0.5
 C = 8.0
+# the side reader: its C, and how sure it must be of pro or con (chosen on the
+# development sets, each held out in turn)
+SIDE_C = 4.0
+SIDE_P = 0.5
 BITS = 12
 DIM = 384
 RESCUED = ("more", "one_side")
@@ -107,12 +111,14 @@ def features(turns: Sequence[str], topic_vecs: np.ndarray, turn_vecs: np.ndarray
 
 @dataclass
 class TurnKind:
-    """The trained classifier: weights ``w`` (classes × dim), bias ``b``, class names."""
+    """The trained classifier: weights ``w`` (classes × dim), bias ``b``, class names;
+    ``side``, the side reader (the same features, classes pro / con / both), when trained."""
 
     w: np.ndarray
     b: np.ndarray
     classes: list[str]
     meta: dict[str, Any]
+    side: TurnKind | None = None
 
     def proba(self, x: np.ndarray) -> np.ndarray:
         """P(kind | turn, topic) for feature rows (:func:`features`)."""
@@ -129,23 +135,38 @@ class TurnKind:
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(
-            tmp,
-            w=self.w.astype(np.float32),
-            b=self.b.astype(np.float32),
-            classes=np.array(self.classes),
-            meta=np.array(json.dumps(self.meta, sort_keys=True)),
-        )
+        arrays = {
+            "w": self.w.astype(np.float32),
+            "b": self.b.astype(np.float32),
+            "classes": np.array(self.classes),
+            "meta": np.array(json.dumps(self.meta, sort_keys=True)),
+        }
+        if self.side is not None:
+            arrays |= {
+                "side_w": self.side.w.astype(np.float32),
+                "side_b": self.side.b.astype(np.float32),
+                "side_classes": np.array(self.side.classes),
+            }
+        np.savez(tmp, **arrays)  # type: ignore[arg-type]
         tmp.replace(path)
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> TurnKind:
         with np.load(path, allow_pickle=False) as z:
+            side = None
+            if "side_w" in z.files:
+                side = cls(
+                    w=z["side_w"].astype(np.float64),
+                    b=z["side_b"].astype(np.float64),
+                    classes=[str(c) for c in z["side_classes"]],
+                    meta={},
+                )
             return cls(
                 w=z["w"].astype(np.float64),
                 b=z["b"].astype(np.float64),
                 classes=[str(c) for c in z["classes"]],
                 meta=json.loads(str(z["meta"])),
+                side=side,
             )
 
 
@@ -171,6 +192,31 @@ def _examples(files: Sequence[Path]) -> list[tuple[str, str, str, str]]:
     return out
 
 
+def _side_examples(files: Sequence[Path]) -> list[tuple[str, str, str, str]]:
+    """(set name, turn text, the thread's first question, gold side) for every request
+    for one side or for more whose side the turn itself decides: not "the other side"
+    (relative to the previous turn, which the rules read) and not a turn after a
+    one-sided one (where "more" with no side named pages the side in force)."""
+    from assistant.eval.conversation import load_dialogues
+    from assistant.understand.followup import _OTHER_SIDE
+
+    out = []
+    for f in files:
+        for d in load_dialogues(f):
+            topic, one_sided = d["turns"][0]["text"], False
+            for t in d["turns"][1:]:
+                e = t["expect"]
+                if e["edit"] in RESCUED and not one_sided and not _OTHER_SIDE.search(t["text"]):
+                    out.append((f.name, turn_text(t["text"]), topic, str(e["value"])))
+                if not e["follows"]:
+                    topic, one_sided = t["text"], False
+                elif e["edit"] == "one_side":
+                    one_sided = True
+                elif e["edit"] == "more" and e["value"] == "both":
+                    one_sided = False
+    return out
+
+
 def _matrix(rows: Sequence[tuple[str, str, str, str]], embedder: Any) -> np.ndarray:
     turns = [r[1] for r in rows]
     e = np.asarray(embedder.encode(turns), dtype=np.float64)
@@ -178,10 +224,12 @@ def _matrix(rows: Sequence[tuple[str, str, str, str]], embedder: Any) -> np.ndar
     return features(turns, t, e)
 
 
-def _fit(vecs: np.ndarray, labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def _fit(
+    vecs: np.ndarray, labels: Sequence[str], c: float = C
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     from sklearn.linear_model import LogisticRegression
 
-    clf = LogisticRegression(C=C, max_iter=5000)
+    clf = LogisticRegression(C=c, max_iter=5000)
     clf.fit(vecs.astype(np.float64), list(labels))
     return clf.coef_, clf.intercept_, [str(c) for c in clf.classes_]
 
@@ -190,16 +238,20 @@ def train(files: Sequence[Path], embedder: Any) -> TurnKind:
     """Fit the classifier on every scored turn of ``files`` (development sets only)."""
     rows = _examples(files)
     w, b, classes = _fit(_matrix(rows, embedder), [r[3] for r in rows])
+    sides = _side_examples(files)
+    sw, sb, sclasses = _fit(_matrix(sides, embedder), [r[3] for r in sides], SIDE_C)
     meta = {
         "C": C,
+        "side_C": SIDE_C,
         "bits": BITS,
         "turns": len(rows),
+        "side_turns": len(sides),
         "files": {
             f.name: hashlib.sha256(f.read_bytes()).hexdigest()[:16] for f in sorted(set(files))
         },
         "embedder": "sentence-transformers/all-MiniLM-L6-v2",
     }
-    return TurnKind(w, b, classes, meta)
+    return TurnKind(w, b, classes, meta, side=TurnKind(sw, sb, sclasses, {}))
 
 
 def cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
@@ -232,4 +284,40 @@ def cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
             "recall": round(100 * float(((g == kind) & sel).sum() / max((g == kind).sum(), 1)), 2),
             "new_topics_read_as_it": int(((g == "new_topic") & sel).sum()),
         }
+    out["side"] = _side_cross_check(files, embedder)
     return out
+
+
+def _side_cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
+    """The side reader, each set held out in turn: accuracy, and the precision and
+    coverage of a pro or con reading at ``SIDE_P`` (what the resolver uses)."""
+    rows = _side_examples(files)
+    vecs = _matrix(rows, embedder)
+    gold: list[str] = []
+    pred: list[str] = []
+    conf: list[float] = []
+    for held in sorted({r[0] for r in rows}):
+        train_i = [i for i, r in enumerate(rows) if r[0] != held]
+        test_i = [i for i, r in enumerate(rows) if r[0] == held]
+        w, b, classes = _fit(vecs[train_i], [rows[i][3] for i in train_i], SIDE_C)
+        for p in TurnKind(w, b, classes, {}).proba(vecs[test_i]):
+            k = int(np.argmax(p))
+            pred.append(classes[k])
+            conf.append(float(p[k]))
+        gold += [rows[i][3] for i in test_i]
+    g, pr, cf = np.array(gold), np.array(pred), np.array(conf)
+
+    def at(p: float) -> dict[str, Any]:
+        sel = (pr != "both") & (cf >= p)
+        return {
+            "read": int(sel.sum()),
+            "precision": round(100 * float((g[sel] == pr[sel]).mean()), 2) if sel.any() else None,
+            "coverage": round(100 * float(sel.mean()), 2) if len(g) else None,
+        }
+
+    return {
+        "turns": len(g),
+        "accuracy": round(100 * float((g == pr).mean()), 2) if len(g) else None,
+        "pro_or_con_at_side_p": at(SIDE_P),
+        "precision_against_coverage": {f"{p:.1f}": at(p) for p in (0.5, 0.6, 0.7, 0.8, 0.9)},
+    }
