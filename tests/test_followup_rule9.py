@@ -409,6 +409,10 @@ _SUGAR = "Should sugary drinks be taxed?"
         ),
         # yes and no name sides when nothing else follows
         (_SUGAR, "only the yeses", "one_side", "pro"),
+        # a claim named by the letter the answer shows it under
+        (_SUGAR, "only claim B", "one_side", "con"),
+        (_SUGAR, "just side A please", "one_side", "pro"),
+        (_SUGAR, "more on side B", "more", "con"),
         (_SUGAR, "just the nos", "one_side", "con"),
         (_SUGAR, "more yes", "more", "pro"),
         # a group's view with a typo, or with the verb first

@@ -737,6 +737,8 @@ _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
     "pro": re.compile(
         r"\b(?:pros?|in fav(?:ou)?r|a favor|en faveur|dafür|positive|supportive|optimistic|"
         r"favou?rable|vóór|yes(?=\s+(?:side|camp|case|arguments?|vote))|"
+        # the claim by the letter the answer shows it under ("only claim A", "side A")
+        r"(?:claim|side|column|position)\s+(?-i:A)(?![\w'])|(?<=for )(?-i:A)(?=\s*[?.!]*$)|"
         # "just yes", "more on the yes side", "only the yeses"
         r"(?<=just )(?:the\s+)?(?:yes|yeses|yes'?s)(?=\s*[?.!]*$)|"
         r"(?<=only )(?:the\s+)?(?:yes|yeses|yes'?s)(?=\s*[?.!]*$)|"
@@ -748,6 +750,7 @@ _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
         r"\b(?:cons?|against|contras?|en contra|contre|contro|dagegen|sceptical|skeptical|critical|"
         r"negative|pessimistic|hostile|tegen|opposing|"
         r"no(?=\s+(?:side|camp|case|vote)\b)|contrary|"
+        r"(?:claim|side|column|position)\s+(?-i:B)(?![\w'])|(?<=for )(?-i:B)(?=\s*[?.!]*$)|"
         # "just the no's", "more no", "only the noes"
         r"(?<=just )(?:the\s+)?(?:no|nos|no'?s|noes)(?=\s*[?.!]*$)|"
         r"(?<=only )(?:the\s+)?(?:no|nos|no'?s|noes)(?=\s*[?.!]*$)|"
@@ -769,7 +772,7 @@ _SIDE_RESIDUE = frozenset(
         "perspective position now switch flip swap turn change instead argumente argumentos "
         "argomenti argumenten de see read hear get summary answer overview list confine confined "
         "restrict yes yeah yep yup nah nope flip flipped côté lado seite lato kant "
-        "limit take "
+        "limit take column "
         # the previous topic's proposal, named by its kind ("only the case for the mandate")
         "mandate ban proposal policy plan idea measure law rule reform requirement scheme"
     )
@@ -941,6 +944,8 @@ def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
         "case",
         "reasons",
         "evidence",
+        "claim",
+        "column",
     } & {w for w, _, _ in toks}
     if terse and (_RESTRICT.search(q) or len(toks) <= 3 or side_noun):
         for side, span in terse:
