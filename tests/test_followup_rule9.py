@@ -380,6 +380,14 @@ _SUGAR = "Should sugary drinks be taxed?"
     [
         # a reaction to the answer before the request is not the request
         (_SUGAR, "Wow, neat. What about the dentist angle?", "add_aspect", "dentist"),
+        (_SUGAR, "Love this. I'm mostly curious about the dentist angle", "add_aspect", "dentist"),
+        # a language said with a capital and a full stop is a language, not a source
+        (
+            _SUGAR,
+            "Thanks! Only Spanish.",
+            "add_constraint",
+            {"dimension": "language", "value": "es", "negated": False},
+        ),
         (
             _SUGAR,
             "I see. Only Portuguese sources.",

@@ -470,8 +470,9 @@ def _more_sources(q: str, add: Any) -> None:
         )
         explicit = m.group("a") is None or followed is not None
         for v in _source_values(text, explicit=explicit):
-            if v in ("short", "long", "recent", "english"):
-                continue
+            v = v.rstrip(".")
+            if v in ("short", "long", "recent", "english") or language_code(v):
+                continue  # "Only Spanish.": a language, read as one
             add("source", v, _trim(q, m.start(), m.end()))
 
 

@@ -339,6 +339,12 @@ def _courtesy(sentence: str) -> bool:
     return bool(words) and all(w in fw.COURTESY for w in words)
 
 
+def _reaction(sentence: str) -> bool:
+    """A sentence of thanks or a reaction to the answer ("Love this.", "I see.")."""
+    words = _words(sentence)
+    return bool(words) and all(w in fw.REACTION for w in words)
+
+
 # polite and conversational wrappers around a follow-up ("Could you …, please?")
 _WRAP_START = re.compile(
     r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|"
@@ -411,7 +417,7 @@ def unwrap(text: str) -> str:
     t = text
     for _ in range(3):
         m = _LEAD_SENTENCE.match(t)
-        if m is None or not all(w in fw.REACTION for w in _words(m.group(1)) or ["."]):
+        if m is None or not _reaction(m.group(1)):
             break
         t = t[m.end() :]
     t = _WRAP_START.sub("", t, count=1)
@@ -2377,7 +2383,7 @@ def resolve(
     if found:
         return _second_opinion(found, fixed, previous, judge)
     parts = [p for p in _SENTENCE.split(fixed) if p.strip()]
-    requests = [p for p in parts if not _courtesy(p)]
+    requests = [p for p in parts if not _reaction(p)]
     if (requests and len(requests) < len(parts)) or len(requests) > 1:
         reads = [(_read(p, previous, judge), p) for p in requests]
         follow = [r for r, _ in reads if r is not None]
@@ -2796,7 +2802,7 @@ def _lenient_facet(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | No
     """Rule 9's facet: the phrase a facet frame names anywhere in the turn, read at
     ``LENIENT_P["add_aspect"]``; without a frame, the turn's own words at
     ``LENIENT_P["add_aspect_unframed"]``."""
-    sentences = [x for x in _SENTENCE.split(q) if x.strip() and not _courtesy(x)] or [q]
+    sentences = [x for x in _SENTENCE.split(q) if x.strip() and not _reaction(x)] or [q]
     for sentence in reversed(sentences):
         x = _framed_facet(sentence, previous)
         if x:
