@@ -128,6 +128,15 @@ class StanceSettings(_Section):
     documents: int = Field(20, ge=0, le=200, description="top documents retrieval judges")
 
 
+class FollowupSettings(_Section):
+    reader: str = Field(
+        "bundled",
+        description="the turn reader of follow-ups: 'bundled' (shipped with Sphere), a "
+        ".safetensors artifact from `sphere train turn-reader`, or 'off' (the rules and the "
+        "turn-kind model alone)",
+    )
+
+
 class IndexSettings(_Section):
     flat_threshold: int = Field(
         200_000, ge=0, description="passages above which an approximate FAISS index is built"
@@ -201,6 +210,7 @@ class Settings(_Section):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)  # type: ignore[arg-type]
     summary: SummarySettings = Field(default_factory=SummarySettings)  # type: ignore[arg-type]
     stance: StanceSettings = Field(default_factory=StanceSettings)  # type: ignore[arg-type]
+    followup: FollowupSettings = Field(default_factory=FollowupSettings)  # type: ignore[arg-type]
     index: IndexSettings = Field(default_factory=IndexSettings)  # type: ignore[arg-type]
     ui: UISettings = Field(default_factory=UISettings)
     models: ModelsSettings = Field(default_factory=ModelsSettings)  # type: ignore[arg-type]
@@ -220,12 +230,18 @@ class Settings(_Section):
         stance = self.stance
         if stance.model.strip().lower() not in ("bundled", "off"):
             stance = stance.model_copy(update={"model": str(fix(Path(stance.model.strip())))})
+        followup = self.followup
+        if followup.reader.strip().lower() not in ("bundled", "off"):
+            followup = followup.model_copy(
+                update={"reader": str(fix(Path(followup.reader.strip())))}
+            )
         return self.model_copy(
             update={
                 "index_dir": fix(self.index_dir),
                 "session_db": fix(self.session_db),
                 "cache_dir": fix(self.cache_dir),
                 "stance": stance,
+                "followup": followup,
             }
         )
 

@@ -513,6 +513,11 @@ class Pipeline:
             info["llm"] = llm  # the model that would be used, and "loaded": false
         if self.stance is not None:
             info["stance"] = self.stance.info()
+        from assistant.understand.reader import loaded_readers
+
+        readers = loaded_readers()
+        if readers:  # the follow-up turn reader, once a follow-up has needed it
+            info["turn_reader"] = readers[0]
         return info
 
     def close(self) -> None:

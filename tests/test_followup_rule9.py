@@ -37,14 +37,14 @@ class _Judge:
         side: tuple[float, float, float] = (0, 0, 1),
         reads_side: tuple[str, float] | None = None,
     ) -> None:
-        self.read, self.claimed, self.reads_side = (kind, p), side, reads_side
+        self.given, self.claimed, self.reads_side = (kind, p), side, reads_side
         self.kinds: list[str] = []
         self.statements: list[str] = []
         self.sides_asked: list[str] = []
 
     def kind(self, turn: str, topic: str) -> tuple[str, float]:
         self.kinds.append(turn)
-        return self.read
+        return self.given
 
     def side(self, turn: str, topic: str) -> tuple[str, float] | None:
         self.sides_asked.append(turn)

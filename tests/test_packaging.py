@@ -41,6 +41,9 @@ def test_every_package_is_listed_for_the_wheel() -> None:
     assert listed - on_disk == {"assistant.prompts"}
     data = setuptools["package-data"]
     assert {"stance/weights/*.safetensors", "stance/weights/*.json"} <= set(data["assistant"])
+    assert {"understand/weights/*.safetensors", "understand/weights/*.json"} <= set(
+        data["assistant"]
+    )
     assert data["assistant.prompts"] == ["*.yaml"]
 
 
@@ -83,6 +86,10 @@ def test_wheel_installs_and_answers_from_another_folder(tmp_path: Path) -> None:
     assert prompts and {f"assistant/prompts/{p}" for p in prompts} <= names
     assert "assistant/demo/corpus.jsonl" in names
     assert {f"assistant/stance/weights/probe-17.{x}" for x in ("json", "safetensors")} <= names
+    # the follow-up turn reader ships too
+    assert {f"assistant/understand/weights/turn_reader.{x}" for x in ("json", "safetensors")} <= (
+        names
+    )
     tcss = {str(p.relative_to(REPO)) for p in (REPO / "assistant" / "ui").rglob("*.tcss")}
     assert tcss <= names
     assert not any(n.startswith(("tests/", "prompts/", "indexes/")) for n in names)

@@ -66,10 +66,10 @@ class _Judge:
     """A judge whose turn-kind reading is given (control flow only)."""
 
     def __init__(self, kind: str, p: float) -> None:
-        self.read = (kind, p)
+        self.given = (kind, p)
 
     def kind(self, turn: str, topic: str) -> tuple[str, float]:
-        return self.read
+        return self.given
 
 
 def test_rule_8_takes_the_side_from_the_words_and_needs_the_model_sure() -> None:

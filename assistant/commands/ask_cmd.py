@@ -206,6 +206,7 @@ def _continue_session(
     from assistant.understand.facet_judge import shared_judge
 
     shared_judge().stance_choice = settings.stance.model  # a side named by its claim
+    shared_judge().reader_choice = settings.followup.reader
     with SessionStore(settings.session_db) as store:
         turns = [t for t in store.turns(session_id) if t.status == "done"]
         base = base_turn(turns)

@@ -163,8 +163,28 @@ def train_stance_command(
     )
 
 
-@train_group.command("turn-kind")
-@click.option(
+def _dialogue_files(data: tuple[Path, ...], what: str) -> list[Path]:
+    """The development dialogue sets to train on (default: every
+    ``tests/data/conversation_dev*.jsonl`` of the source tree); never a test set."""
+    files = [Path(p) for p in data] or sorted(
+        (Path(__file__).resolve().parents[2] / "tests" / "data").glob("conversation_dev*.jsonl")
+    )
+    if not files:
+        raise InputError(
+            "no dialogue sets given", hint="pass --data tests/data/conversation_dev.jsonl"
+        )
+    if any("test" in f.name for f in files):
+        raise InputError(
+            f"a test set cannot train the {what}",
+            hint="train on the development sets (conversation_dev*.jsonl) only",
+        )
+    missing = [f for f in files if not f.is_file()]
+    if missing:
+        raise InputError(f"no such dialogue set: {missing[0]}")
+    return files
+
+
+_DIALOGUES = click.option(
     "--data",
     "data",
     multiple=True,
@@ -172,6 +192,10 @@ def train_stance_command(
     help="a development dialogue set (repeat; default: tests/data/conversation_dev*.jsonl "
     "of the source tree). Never a test set.",
 )
+
+
+@train_group.command("turn-kind")
+@_DIALOGUES
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -191,18 +215,7 @@ def turn_kind_command(
     from assistant.embed import LazyEmbedder
     from assistant.understand import turn_kind
 
-    files = [Path(p) for p in data] or sorted(
-        (Path(__file__).resolve().parents[2] / "tests" / "data").glob("conversation_dev*.jsonl")
-    )
-    if not files:
-        raise InputError(
-            "no dialogue sets given", hint="pass --data tests/data/conversation_dev.jsonl"
-        )
-    if any("test" in f.name for f in files):
-        raise InputError(
-            "a test set cannot train the turn-kind model",
-            hint="train on the development sets (conversation_dev*.jsonl) only",
-        )
+    files = _dialogue_files(data, "turn-kind model")
     embedder = LazyEmbedder()
     if cross_check:
         report = turn_kind.cross_check(files, embedder)
@@ -212,3 +225,100 @@ def turn_kind_command(
         model.save(target)
         report = {"out": str(target), **model.meta}
     click.echo(json.dumps(report, indent=2) if as_json else json.dumps(report))
+
+
+@train_group.command("turn-reader")
+@_DIALOGUES
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="where to write the artifact (.safetensors, its card .json beside it; default: "
+    "<cache_dir>/turn-reader/turn_reader.safetensors)",
+)
+@click.option(
+    "--cross-check",
+    "folds",
+    type=click.IntRange(2, 50),
+    default=None,
+    help="instead of training one model: cut the sets into this many groups, train one "
+    "model per group on the others and report how each reads its held-out group",
+)
+@click.option("--epochs", type=click.IntRange(1, 50), help="passes over the turns (default 4)")
+@click.option("--seed", type=int, help="random seed (default 13)")
+@click.option(
+    "--state-dir",
+    type=click.Path(path_type=Path),
+    help="checkpoints for resuming, and the cross-check's fold models "
+    "(default: <cache_dir>/turn-reader-train)",
+)
+@click.option("--max-steps", type=click.IntRange(1), help="stop after this many steps (a trial)")
+@click.option("--no-progress", is_flag=True, help="no progress bar")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+@pass_ctx
+def turn_reader_command(
+    ctx: Context,
+    data: tuple[Path, ...],
+    out: Path | None,
+    folds: int | None,
+    epochs: int | None,
+    seed: int | None,
+    state_dir: Path | None,
+    max_steps: int | None,
+    no_progress: bool,
+    as_json: bool,
+) -> None:
+    """Fine-tune the follow-up turn reader (resumes a killed run; about 10 minutes on 2
+    cores; see assistant/understand/reader.py)."""
+    from dataclasses import replace
+
+    from assistant.embed import bundled_model_path
+    from assistant.understand import reader_train
+
+    files = _dialogue_files(data, "turn reader")
+    cfg = reader_train.ReaderConfig()
+    if epochs:
+        cfg = replace(cfg, epochs=epochs)
+    if seed is not None:
+        cfg = replace(cfg, seed=seed)
+    cache = Path(ctx.settings.cache_dir).expanduser()
+    state = state_dir or cache / "turn-reader-train"
+    log = lambda msg: click.echo(msg, err=True)  # noqa: E731
+    if folds:
+        report = reader_train.cross_check(
+            cfg,
+            files,
+            folds=folds,
+            state_dir=state,
+            base=bundled_model_path(),
+            log=log,
+            show_progress=not no_progress,
+        )
+        click.echo(json.dumps(report, indent=2) if as_json else json.dumps(report))
+        return
+    target = out or cache / "turn-reader" / "turn_reader.safetensors"
+    if target.suffix != ".safetensors":
+        raise InputError(f"--out must end in .safetensors: {target}")
+    run = reader_train.train(
+        cfg,
+        files,
+        state_dir=state,
+        out=target,
+        base=bundled_model_path(),
+        log=log,
+        show_progress=not no_progress,
+        max_steps=max_steps,
+    )
+    summary = {
+        "run_id": run.run_id,
+        "artifact": str(run.artifact) if run.artifact else None,
+        "steps": run.steps,
+        "history": run.history,
+        "minutes": round(run.seconds / 60, 1),
+    }
+    click.echo(
+        json.dumps(summary)
+        if as_json
+        else f"wrote {run.artifact} ({run.steps} steps, {summary['minutes']} min)"
+        if run.artifact
+        else f"stopped at step {run.steps} (run again to resume)"
+    )

@@ -148,6 +148,29 @@ def _score(
 PERTURBATIONS = ("typo", "nopunct")
 
 
+def _apply_uses(uses: tuple[str, ...]) -> None:
+    """``--use NAME=VALUE``: set a field of :data:`assistant.understand.followup.READER`."""
+    import dataclasses
+
+    from assistant.understand import followup
+
+    fields = {f.name: f for f in dataclasses.fields(followup.READER)}
+    for use in uses:
+        name, _, value = use.partition("=")
+        f = fields.get(name.strip())
+        if f is None or not value.strip():
+            raise InputError(f"--use {use!r}: expected NAME=VALUE, NAME one of {sorted(fields)}")
+        try:
+            v: Any = (
+                value.strip().lower() in ("1", "true", "yes", "on")
+                if f.type in (bool, "bool")
+                else float(value)
+            )
+        except ValueError:
+            raise InputError(f"--use {use!r}: {value!r} is not a number") from None
+        setattr(followup.READER, f.name, v)
+
+
 def _typo(text: str, expect: dict[str, Any], rng: random.Random) -> str:
     """One typing slip (two letters swapped, one dropped or one doubled, inside the word)
     in a random word of five letters or more; the gold value gets the same slip where it
@@ -192,12 +215,53 @@ def perturb(dialogues: list[dict[str, Any]], kind: str, seed: int = 7) -> list[d
     return out
 
 
+def fold_judge(data: str | Path, folds: str | Path) -> FacetJudge:
+    """The judge that reads the set ``data`` in a cross-check: the turn reader trained
+    without it (``folds``: the ``folds.json`` that ``sphere train turn-reader
+    --cross-check`` writes, mapping each set to the fold model that never saw it) and a
+    turn-kind model trained on the same files as that fold model."""
+    from assistant.embed import LazyEmbedder
+    from assistant.understand.reader import TurnReader
+
+    folds_path = Path(folds).expanduser()
+    try:
+        mapping = json.loads(folds_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{folds_path}: cannot read the fold map ({exc})") from None
+    name = Path(data).name
+    if not isinstance(mapping, dict) or name not in mapping:
+        raise InputError(f"{name} is not a set of the cross-check {folds_path}")
+    artifact = mapping[name]
+    train_files = [Path(data).with_name(other) for other, a in mapping.items() if a != artifact]
+    judge = FacetJudge(LazyEmbedder())
+    judge.reader = TurnReader.load(Path(artifact))
+    judge.turn_kind = _fold_turn_kind(tuple(sorted(str(f) for f in train_files)))
+    return judge
+
+
+_FOLD_MODELS: dict[tuple[str, ...], Any] = {}
+
+
+def _fold_turn_kind(files: tuple[str, ...]) -> Any:
+    from assistant.embed import LazyEmbedder
+    from assistant.understand import turn_kind
+
+    if files not in _FOLD_MODELS:
+        _FOLD_MODELS[files] = turn_kind.train([Path(f) for f in files], LazyEmbedder())
+    return _FOLD_MODELS[files]
+
+
 def run_conversation(
-    data: str | Path, *, limit: int | None = None, perturbation: str | None = None
+    data: str | Path,
+    *,
+    limit: int | None = None,
+    perturbation: str | None = None,
+    judge: FacetJudge | None = None,
 ) -> dict[str, Any]:
     """Methods: ``rules`` (the lexicons alone) and ``sphere`` (the rules with the
-    embedder's facet judgment, :func:`~assistant.understand.facet_judge.shared_judge`, as
-    the app and ``sphere ask --session`` resolve follow-ups). ``misses`` are ``sphere``'s.
+    embedder's facet judgment, the turn-kind model and the turn reader,
+    :func:`~assistant.understand.facet_judge.shared_judge`, as the app and ``sphere ask
+    --session`` resolve follow-ups; or ``judge``). ``misses`` are ``sphere``'s.
     ``perturbation``: score a robustness copy (:func:`perturb`) instead."""
     from assistant.understand.facet_judge import shared_judge
 
@@ -205,7 +269,7 @@ def run_conversation(
     if perturbation:
         dialogues = perturb(dialogues, perturbation)
     rules, _ = _score(dialogues, None)
-    sphere, misses = _score(dialogues, shared_judge())
+    sphere, misses = _score(dialogues, judge or shared_judge())
     return {
         "benchmark": "conversation",
         "data": str(data),
@@ -235,19 +299,58 @@ def run_conversation(
     help="score a robustness copy: one typing slip in every later turn (typo, seeded), or "
     "the turns lower-cased without punctuation (nopunct)",
 )
+@click.option(
+    "--reader",
+    "reader",
+    default=None,
+    help="the turn reader: bundled (default), off, or an artifact (.safetensors)",
+)
+@click.option(
+    "--reader-folds",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="cross-validation: read each set with the fold models that never saw it (the "
+    "folds.json of `sphere train turn-reader --cross-check`)",
+)
+@click.option(
+    "--use",
+    "uses",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="a setting of how the resolver uses the reader (assistant.understand.followup."
+    "ReaderUse: weight, span_first, span_p, side_p, override_p), for experiments",
+)
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def conversation_command(
     data: tuple[str, ...],
     limit: int | None,
     misses: bool,
     perturbation: str | None,
+    reader: str | None,
+    reader_folds: str | None,
+    uses: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Follow-ups: topic kept or changed, the edit and its value, per edit kind.
 
     With one --data the report is that set's; with several, one report per set
     (JSON: {"benchmark": "conversation", "sets": [...]})."""
-    reports = [run_conversation(d, limit=limit, perturbation=perturbation) for d in data]
+    _apply_uses(uses)
+    judges: list[FacetJudge | None] = [None] * len(data)
+    if reader_folds:
+        judges = [fold_judge(d, reader_folds) for d in data]
+    elif reader:
+        from assistant.embed import LazyEmbedder
+
+        judge = FacetJudge(LazyEmbedder())
+        judge.reader_choice = reader
+        if reader.strip().lower() not in ("off", "bundled") and not Path(reader).is_file():
+            raise InputError(f"--reader: no turn reader at {reader}")
+        judges = [judge] * len(data)
+    reports = [
+        run_conversation(d, limit=limit, perturbation=perturbation, judge=j)
+        for d, j in zip(data, judges, strict=True)
+    ]
     if as_json:
         out = reports[0] if len(reports) == 1 else {"benchmark": "conversation", "sets": reports}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))

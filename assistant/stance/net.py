@@ -27,7 +27,28 @@ from assistant.workers import Workers
 N_LABELS = 3
 
 
-class StanceNet(nn.Module):
+class FineTuned(nn.Module):
+    """A network of Sphere's fine-tuned on the base MiniLM (``self.encoder``): its
+    embeddings stay the base model's, the rest is trained and shipped as deltas
+    (:mod:`assistant.stance.artifact`)."""
+
+    encoder: nn.Module
+
+    def freeze_embeddings(self) -> None:
+        embeddings: nn.Module = self.encoder.embeddings  # type: ignore[assignment]
+        for p in embeddings.parameters():
+            p.requires_grad_(False)
+
+    def trained_state(self) -> dict[str, torch.Tensor]:
+        """The parameters that training changes (layers and heads), by name."""
+        return {
+            k: v
+            for k, v in self.state_dict().items()
+            if not k.startswith("encoder.embeddings.") and "position_ids" not in k
+        }
+
+
+class StanceNet(FineTuned):
     def __init__(self, encoder: nn.Module, hidden: int, dropout: float = 0.1) -> None:
         super().__init__()
         self.encoder = encoder
@@ -47,22 +68,11 @@ class StanceNet(nn.Module):
         pooled = (h * m).sum(1) / m.sum(1).clamp_min(1.0)
         return self.head(self.dropout(pooled))
 
-    def freeze_embeddings(self) -> None:
-        embeddings: nn.Module = self.encoder.embeddings  # type: ignore[assignment]
-        for p in embeddings.parameters():
-            p.requires_grad_(False)
 
-    def trained_state(self) -> dict[str, torch.Tensor]:
-        """The parameters that training changes (layers and head), by name."""
-        return {
-            k: v
-            for k, v in self.state_dict().items()
-            if not k.startswith("encoder.embeddings.") and "position_ids" not in k
-        }
-
-
-def load_base(path: Path) -> tuple[StanceNet, Any]:
-    """(network with a fresh head, tokenizer) on the base model in ``path``."""
+def load_encoder(path: Path) -> tuple[Any, Any]:
+    """(the base model's transformer without its pooler, its tokenizer), offline: the
+    start of every fine-tuned MiniLM of Sphere's (this network and the follow-up turn
+    reader, :mod:`assistant.understand.reader`)."""
     from assistant.offline import go_offline
 
     go_offline()
@@ -73,6 +83,12 @@ def load_base(path: Path) -> tuple[StanceNet, Any]:
     hf_logging.disable_progress_bar()
     tokenizer = AutoTokenizer.from_pretrained(str(path))
     encoder = AutoModel.from_pretrained(str(path), add_pooling_layer=False)
+    return encoder, tokenizer
+
+
+def load_base(path: Path) -> tuple[StanceNet, Any]:
+    """(network with a fresh head, tokenizer) on the base model in ``path``."""
+    encoder, tokenizer = load_encoder(path)
     net = StanceNet(encoder, int(encoder.config.hidden_size))
     return net, tokenizer
 

@@ -264,6 +264,52 @@ class ThreadTuner:
         self.count += 1
 
 
+def optimizer(
+    net: Any, *, lr: float, head_lr: float, weight_decay: float, total: int, warmup: float
+) -> tuple[Any, Any]:
+    """AdamW over the trainable parameters (the encoder's matrices with weight decay, its
+    vectors without, the heads, every parameter outside ``encoder.``, at ``head_lr``) and
+    a linear warm-up over ``warmup`` of the ``total`` steps, then a linear decay to 0."""
+    import torch
+
+    decay, no_decay, heads = [], [], []
+    for name, p in net.named_parameters():
+        if not p.requires_grad:
+            continue
+        if not name.startswith("encoder."):
+            heads.append(p)
+        elif p.ndim == 1:
+            no_decay.append(p)
+        else:
+            decay.append(p)
+    opt = torch.optim.AdamW(
+        [
+            {"params": decay, "lr": lr, "weight_decay": weight_decay},
+            {"params": no_decay, "lr": lr, "weight_decay": 0.0},
+            {"params": heads, "lr": head_lr, "weight_decay": 0.0},
+        ]
+    )
+    warm = max(1, int(warmup * total))
+
+    def lr_factor(step: int) -> float:
+        if step < warm:
+            return (step + 1) / warm
+        return max(0.0, (total - step) / max(1, total - warm))
+
+    return opt, torch.optim.lr_scheduler.LambdaLR(opt, lr_factor)
+
+
+def optimizer_step(loss: Any, net: Any, opt: Any, sched: Any) -> None:
+    """Back-propagate ``loss``, clip the gradient norm at 1, step and schedule."""
+    import torch
+
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+    opt.step()
+    sched.step()
+    opt.zero_grad(set_to_none=True)
+
+
 @dataclass
 class TrainResult:
     run_id: str
@@ -329,33 +375,16 @@ def train(
         log(f"starting from {init} (trained {cfg.epoch_offset} epochs)")
     net.freeze_embeddings()
     net.train()
-    decay, no_decay, head = [], [], []
-    for name, p in net.named_parameters():
-        if not p.requires_grad:
-            continue
-        if name.startswith("head."):
-            head.append(p)
-        elif p.ndim == 1:
-            no_decay.append(p)
-        else:
-            decay.append(p)
-    opt = torch.optim.AdamW(
-        [
-            {"params": decay, "lr": cfg.lr, "weight_decay": cfg.weight_decay},
-            {"params": no_decay, "lr": cfg.lr, "weight_decay": 0.0},
-            {"params": head, "lr": cfg.head_lr, "weight_decay": 0.0},
-        ]
-    )
     steps_per_epoch = len(_epoch_batches(corpus, cfg, cfg.epoch_offset))
     total = steps_per_epoch * cfg.epochs
-    warm = max(1, int(cfg.warmup * total))
-
-    def lr_factor(step: int) -> float:
-        if step < warm:
-            return (step + 1) / warm
-        return max(0.0, (total - step) / max(1, total - warm))
-
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_factor)
+    opt, sched = optimizer(
+        net,
+        lr=cfg.lr,
+        head_lr=cfg.head_lr,
+        weight_decay=cfg.weight_decay,
+        total=total,
+        warmup=cfg.warmup,
+    )
     dev = dev_items(corpus, cfg.dev_per_source, cfg.seed)
 
     ckpt = state_dir / "state.pt"
@@ -419,11 +448,7 @@ def train(
                     [la[:, 0] + lb[:, 1], lb[:, 0] + la[:, 1], la[:, 2] + lb[:, 2]], dim=1
                 )
                 loss = loss + cfg.pair_weight * ce(z, side_y)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step()
-            sched.step()
-            opt.zero_grad(set_to_none=True)
+            optimizer_step(loss, net, opt, sched)
             tuner.after_step()
             step += 1
             lv = float(loss.detach())

@@ -335,6 +335,7 @@ class SphereApp(App[None]):
         if plan is None and not new_topic:
             try:
                 shared_judge().stance_choice = self.settings.stance.model
+                shared_judge().reader_choice = self.settings.followup.reader
                 step = next_step(question, self._thread())
             except SphereError as exc:  # "why is [99] there?" when there is no [99]
                 self._mount_turn(TurnView(next(self._turn_keys), question, error=exc))

@@ -61,6 +61,12 @@ class FacetJudge:
         #: ``settings.stance.model`` ("bundled", "off" or a file); the app and ``sphere
         #: ask --session`` set it from the user's config
         self.stance_choice = "bundled"
+        #: the follow-up turn reader (:mod:`assistant.understand.reader`): "bundled", "off"
+        #: or an artifact's path; :attr:`reader` may also be set to a loaded reader
+        self.reader_choice = "bundled"
+        self.reader: Any = None
+        #: the turn-kind model to use instead of the shipped one (cross-validation)
+        self.turn_kind: Any = None
         self._lexicon: np.ndarray | None = None
         self._lock = threading.Lock()
 
@@ -98,12 +104,47 @@ class FacetJudge:
         without the model."""
         from assistant.understand import turn_kind
 
-        model = turn_kind.shipped()
+        model = self.turn_kind or turn_kind.shipped()
         if model is None:
             return None
         text = turn_kind.turn_text(turn)
         vecs = self._encode([text, topic])
         return model.predict(turn_kind.features([text], vecs[1:], vecs[:1]))
+
+    def kind_probs(self, turn: str, topic: str) -> dict[str, float] | None:
+        """The turn-kind model's whole distribution over the edit kinds, or None without
+        the model."""
+        from assistant.understand import turn_kind
+
+        model = self.turn_kind or turn_kind.shipped()
+        if model is None:
+            return None
+        text = turn_kind.turn_text(turn)
+        vecs = self._encode([text, topic])
+        p = model.proba(turn_kind.features([text], vecs[1:], vecs[:1]))[0]
+        return {c: float(p[i]) for i, c in enumerate(model.classes)}
+
+    def read(self, turn: str, previous: Any) -> Any:
+        """The turn reader's :class:`~assistant.understand.reader.Reading` of ``turn`` (as
+        typed) beside the plan it would edit; None when the reader is off or missing."""
+        reader = self._turn_reader()
+        return reader.read(turn, previous) if reader is not None else None
+
+    def _turn_reader(self) -> Any:
+        if self.reader is not None:
+            return self.reader
+        from pathlib import Path
+
+        from assistant.errors import ModelError
+        from assistant.understand.reader import shared_reader
+
+        choice = self.reader_choice.strip()
+        if choice.lower() == "off":
+            return None
+        try:
+            return shared_reader(None if choice.lower() == "bundled" else Path(choice).expanduser())
+        except ModelError:
+            return None
 
     def side(self, turn: str, topic: str) -> tuple[str, float] | None:
         """The side (pro, con or both) the trained side reader reads in a request for one
@@ -111,7 +152,7 @@ class FacetJudge:
         its probability; None without the model."""
         from assistant.understand import turn_kind
 
-        model = turn_kind.shipped()
+        model = self.turn_kind or turn_kind.shipped()
         if model is None or model.side is None:
             return None
         text = turn_kind.turn_text(turn)

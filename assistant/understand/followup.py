@@ -2367,6 +2367,7 @@ def resolve(
     raw = check_question(text)
     if previous is None:
         return FollowUp(False, "new_topic", rule="first turn")
+    turn = _Turn(judge, raw, previous)
     fixed = _repair(raw).replace("¿", "").replace("¡", "")
     if asked:
         found = _about_asked(fixed, asked)
@@ -2381,7 +2382,7 @@ def resolve(
             return FollowUp(False, "new_topic", rule="a topic of its own (announced)")
     found = _read(fixed, previous, judge)
     if found:
-        return _second_opinion(found, fixed, previous, judge)
+        return _second_opinion(found, fixed, previous, judge, turn)
     parts = [p for p in _SENTENCE.split(fixed) if p.strip()]
     requests = [p for p in parts if not _reaction(p)]
     if (requests and len(requests) < len(parts)) or len(requests) > 1:
@@ -2402,11 +2403,11 @@ def resolve(
                 # the same request said twice, the second time in English ("y los
                 # ancianos? how does it affect elderly people"): its last saying
                 found = same[-1]
-            return _second_opinion(found, fixed, previous, judge)
+            return _second_opinion(found, fixed, previous, judge, turn)
     found = _comment_and_request(fixed, previous) or _restated(fixed, previous)
     if found:
-        return _second_opinion(found, fixed, previous, judge)
-    return _learned_kind(fixed, previous, judge) or FollowUp(
+        return _second_opinion(found, fixed, previous, judge, turn)
+    return _learned_kind(fixed, previous, judge, turn) or FollowUp(
         False, "new_topic", rule="a topic of its own"
     )
 
@@ -2538,43 +2539,256 @@ def _side_named(q: str, previous: QueryPlan) -> Side | None:
     return None
 
 
-# how sure the turn-kind model must be before rule 9 reads a turn the rules could not
-# read as its kind (chosen on the development sets, each held out in turn: see
-# assistant/understand/turn_kind.py)
+# how sure the turn-kind model and the turn reader together (``_Turn.kind``) must be
+# before rule 9 reads a turn the rules could not read as its kind (chosen on the
+# development sets, each held out in turn: see assistant/understand/turn_kind.py; the
+# facet's 0.7 became 0.6 with the turn reader, in the six-fold cross-validation of round 9)
 LENIENT_P = {
     "add_constraint": 0.5,
-    "add_aspect": 0.7,
+    "add_aspect": 0.6,
     "add_aspect_unframed": 0.8,
     "add_perspective": 0.5,
     "drop_aspect": 0.5,
 }
 
 
-def _learned_kind(text: str, previous: QueryPlan, judge: FacetJudge | None) -> FollowUp | None:
+@dataclass
+class ReaderUse:
+    """How the resolver uses the fine-tuned turn reader (:mod:`assistant.understand.reader`),
+    each setting chosen by grouped cross-validation over the development sets (every set
+    read with fold models that never saw it; README "Follow-ups")."""
+
+    #: the reader's share of the kind probability; the rest is the turn-kind model's
+    weight: float = 0.5
+    #: rule 9 takes a facet's, dropped facet's or group's value from the reader's span
+    #: before the frame readers (False: only where they find nothing)
+    span_first: bool = True
+    #: how sure the span must be, P(start) · P(end)
+    span_p: float = 0.0
+    #: how sure the reader's side must be to name the side of a request that names none
+    side_p: float = 0.5
+    #: rule 9's constraint with no value the finders read: the reader's dimension, if at
+    #: least this sure, with that dimension's value from the turn's words (above 1: never)
+    dimension_p: float = 0.5
+    #: a facet, dropped facet or group that rules 5-7 read is replaced by the reader's
+    #: span when the reader reads the same kind at least this surely and the two share
+    #: under half their content words (above 1: never)
+    override_p: float = 1.01
+
+
+READER = ReaderUse()
+SPAN_KINDS = ("add_aspect", "drop_aspect", "add_perspective")
+
+
+class _Turn:
+    """One turn being resolved: its text as typed and the plan it would edit, with the
+    turn reader's reading computed once, when a rule first asks for it."""
+
+    def __init__(self, judge: FacetJudge | None, raw: str, previous: QueryPlan) -> None:
+        self.judge, self.raw, self.previous = judge, raw, previous
+        self._reading: Any = ...
+
+    def reading(self) -> Any:
+        if self._reading is ...:
+            read = getattr(self.judge, "read", None)
+            self._reading = read(self.raw, self.previous) if read is not None else None
+        return self._reading
+
+    def kind(self, text: str) -> tuple[str, float] | None:
+        """The kind of the turn and its probability: the turn-kind model's distribution
+        and the reader's, mixed by ``READER.weight`` (either alone when the other is
+        missing)."""
+        judge = self.judge
+        if judge is None:
+            return None
+        topic = self.previous.root_query or self.previous.question
+        lr = judge.kind_probs(text, topic) if hasattr(judge, "kind_probs") else None
+        reading = self.reading() if READER.weight > 0 else None
+        if lr is None and reading is None:
+            return judge.kind(text, topic)
+        w = READER.weight if lr is not None and reading is not None else (reading is not None)
+        mixed = {
+            k: (1 - w) * (lr.get(k, 0.0) if lr is not None else 0.0)
+            + w * (reading.kinds.get(k, 0.0) if reading is not None else 0.0)
+            for k in EDITS
+        }
+        best = max(mixed, key=mixed.__getitem__)
+        return best, mixed[best]
+
+
+def _learned_kind(
+    text: str, previous: QueryPlan, judge: FacetJudge | None, turn: _Turn | None = None
+) -> FollowUp | None:
     """Rules 8 and 9: a turn the rules read as a topic of its own, which the trained
-    turn-kind model (:mod:`assistant.understand.turn_kind`) reads as an edit.
+    turn-kind model (:mod:`assistant.understand.turn_kind`) and the turn reader
+    (:mod:`assistant.understand.reader`) read as an edit.
 
     Rule 8: a request for more or for one side at P >= MIN_P is that edit when its words
     say the side (for "more", the side in force otherwise; for one side, else the side
-    whose claim the turn states, as the stance model judges it). Rule 9: a constraint,
-    a facet, a group's view or a dropped facet at P >= ``LENIENT_P[kind]`` is that edit
-    when a lenient reader of the kind finds its value in the turn: the constraint
-    finders with words of the turn's own allowed beside them, the group a view frame or
-    a person noun names, the facet a frame names anywhere in the turn, the dropped
-    facet the turn names."""
+    whose claim the turn states, as the stance model judges it, else the side the
+    reader reads). Rule 9: a constraint, a facet, a group's view or a dropped facet at
+    P >= ``LENIENT_P[kind]`` is that edit when a reader of the kind finds its value in
+    the turn: the reader's span (the words it points at), the constraint finders with
+    words of the turn's own allowed beside them, the group a view frame or a person noun
+    names, the facet a frame names anywhere in the turn, the dropped facet the turn
+    names."""
     if judge is None:
         return None
     q = unwrap(text)
     if not _residue(q, also=_REQUEST_VERBS):
         return None  # "Could you add that?": a request pointing back says nothing to read
-    read = judge.kind(text, previous.root_query or previous.question)
+    turn = turn or _Turn(judge, text, previous)
+    read = turn.kind(text)
     if read is None:
         return None
-    return _as_kind(read[0], read[1], q, previous, judge)
+    return _as_kind(read[0], read[1], q, previous, judge, turn)
+
+
+def _span_edit(kind: str, previous: QueryPlan, turn: _Turn | None) -> FollowUp | None:
+    """The edit of a span kind with the reader's span as its value, or None when the
+    reader found no span with a word of its own at ``READER.span_p``."""
+    if kind not in SPAN_KINDS:
+        return None
+    reading = turn.reading() if turn is not None else None
+    if reading is None or not reading.span or reading.span_p < READER.span_p:
+        return None
+    x = reading.span
+    if not _content(x):
+        return None
+    if kind == "add_aspect" and turn is not None and _sibling_span(x, turn.raw, previous):
+        return None
+    if kind == "add_aspect":
+        return _add_aspect(previous, x)
+    if kind == "add_perspective":
+        return _add_perspective(previous, x)
+    return _drop(previous, x)
+
+
+_PLURAL_S = re.compile(r"(?<=[^s])s$")
+
+
+def _dimension_value(dimension: str, q: str, span: str | None) -> tuple[str, str] | None:
+    """(value, the words it was read from) of a constraint of ``dimension`` in the turn:
+    a language's name in any of the users' languages, inflected or not ("keine deutschen
+    Quellen" -> de), an audience or a format the lexicons list (a plural for a singular:
+    "slide format" -> slides), a length the finders read or a length word, a source's
+    or keyword's words where the reader points; None when the turn has none."""
+    low = q.lower()
+    if dimension == "language":
+        # the word, or its beginning: an inflection ("deutschen") or a compound
+        # ("deutschsprachige", "spanischsprachig")
+        for w in (part for word in _words(q) for part in word.split("-")):
+            for end in range(len(w), 3, -1):
+                code = language_code(w[:end])
+                if code:
+                    return code, w
+        return None
+    if dimension in ("audience", "format"):
+        table = _AUDIENCES if dimension == "audience" else lx.FORMATS
+        best: tuple[int, str, str] | None = None
+        for key, value in table.items():
+            for form in {key, _PLURAL_S.sub("", key)}:
+                m = re.search(r"(?<![\w\-])" + re.escape(form) + r"(?![\w\-])", low)
+                if m and (best is None or len(form) > len(best[2])):
+                    best = (m.start(), value, form)
+        if best is None and dimension == "audience":
+            aged = _AGED.search(q) or re.search(
+                r"\b(?P<n>\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")[- ]?(?:year|yr)s?[- ]?olds?\b",
+                q,
+                re.I,
+            )
+            if aged:
+                n = aged.group("n").lower()
+                age = int(n) if n.isdigit() else _NUMBER_WORDS.get(n, 0)
+                return ("child" if age < 13 else "teen"), aged.group(0)
+            school = re.search(r"\b(?:year|grade|yr)\s*(?P<n>\d{1,2})\b", q, re.I)
+            if school and 1 <= int(school.group("n")) <= 13:
+                return ("child" if int(school.group("n")) <= 6 else "teen"), school.group(0)
+        return (best[1], best[2]) if best else None
+    if dimension == "length":
+        cons, spans = find_constraints(_spelled(q), wh_factual=False)
+        more, _ = _bare_constraints(_spelled(q), list(spans))
+        for c in (*cons, *more):
+            if c.dimension == "length":
+                return c.value, c.text or c.value
+        for w in _words(q):
+            if w in _LENGTH_WORDS:
+                return _LENGTH_WORDS[w], w
+        return None
+    if not span or not _content(span):
+        return None
+    if dimension == "source":
+        value = span.lower()
+        if value in _GENERIC_DOCS or (_words(value) or [""])[0] in _ASKS:
+            return None
+        return value, span
+    return span.lower(), span
+
+
+def _guided_constraint(q: str, previous: QueryPlan, turn: _Turn | None) -> FollowUp | None:
+    """Rule 9's last constraint reader: the dimension and negation the turn reader reads,
+    the value of that dimension from the turn's words (:func:`_dimension_value`), made a
+    constraint the way rule 4 makes one (:func:`_normalised`); None when the reader is
+    not ``READER.dimension_p`` sure of a dimension or the turn has no such value."""
+    reading = turn.reading() if turn is not None else None
+    if reading is None or not getattr(reading, "dimensions", None):
+        return None
+    dimension = max(reading.dimensions, key=reading.dimensions.__getitem__)
+    if reading.dimensions[dimension] < READER.dimension_p:
+        return None
+    found = _dimension_value(dimension, q, reading.span)
+    if found is None:
+        return None
+    value, said = found
+    at = q.lower().find(said.lower())
+    span = (at, at + len(said)) if at >= 0 else (0, 0)
+    c = Constraint(
+        dimension,
+        value,
+        negated=reading.negated_p >= 0.5,
+        hard=dimension not in ("audience", "format"),
+        text=said,
+    )
+    c = _kind_as_source(c) if dimension == "keyword" else c
+    c = _normalised(q, c, span)
+    if reading.negated_p < 0.5 and c.negated and dimension != "length":
+        c = dataclasses.replace(c, negated=False)  # the reader reads the operators' scope
+    have = {_same(x) for x in previous.constraints}
+
+    def apply(plan: QueryPlan) -> None:
+        if _same(c) not in have:
+            plan.constraints.append(c)
+
+    changes = [f"+ constraint {c.dimension} {'not ' if c.negated else ''}{c.value}"]
+    return _edit(
+        previous, "add_constraint", _con(c), "9 constraint by the turn reader", changes, apply
+    )
+
+
+def _sibling_span(x: str, raw: str, previous: QueryPlan) -> bool:
+    """Rule 7's sibling tests on the reader's facet: a name where the topic has another
+    ("rewilding in the Lake District" after "… in the Scottish Highlands"), or the slot
+    of the preposition before it already filled ("in schools" after "… in train
+    stations")."""
+    names = [w for w in re.findall(r"[^\W\d_][\w'’\-]*", x) if w[:1].isupper()]
+    if names and _name_for_name(" ".join(names), previous):
+        return True
+    at = raw.find(x)
+    before = _words(raw[:at])[-1:] if at > 0 else []
+    return (
+        bool(before)
+        and before[0] in _PREPOSITIONS
+        and _slot_taken(before[0], _content(x), previous)
+    )
 
 
 def _as_kind(
-    kind: str, p: float, q: str, previous: QueryPlan, judge: FacetJudge
+    kind: str,
+    p: float,
+    q: str,
+    previous: QueryPlan,
+    judge: FacetJudge,
+    turn: _Turn | None = None,
 ) -> FollowUp | None:
     """The turn read as the edit the turn-kind model names, at probability ``p`` (rules 8
     and 9), or None when the kind's reader finds no value or the model is not sure
@@ -2585,7 +2799,19 @@ def _as_kind(
     if kind in _LENIENT:
         if p < LENIENT_P[kind]:
             return None
-        found = _LENIENT[kind](q, previous, p)
+        found = _span_edit(kind, previous, turn) if READER.span_first else None
+        found = found or _LENIENT[kind](q, previous, p)
+        if found is None and kind == "add_constraint":
+            found = _guided_constraint(q, previous, turn)
+        if found is None and not READER.span_first:
+            found = _span_edit(kind, previous, turn)
+        if (
+            found is not None
+            and found.edit == "add_aspect"
+            and isinstance(found.value, str)
+            and _sibling_span(found.value, turn.raw if turn is not None else q, previous)
+        ):
+            return None  # "what about rewilding in the Lake District?" after "… Highlands"
         if found is not None:
             found.rule = note
         return found
@@ -2600,14 +2826,29 @@ def _as_kind(
             note += " by the stance model"
         side = side or _side_named(q, previous)
         if side is None:
-            side = _learned_side(q, previous, judge, ("pro", "con"))
+            side = _read_side(q, previous, judge, turn, ("pro", "con"))
             note += " side by the side reader" if side is not None else ""
         return _one_side(previous, side, note) if side is not None else None
     side = _side_named(q, previous) or _one_sided(previous)
     if side is None:
-        side = _learned_side(q, previous, judge, ("pro", "con", "both"))
+        side = _read_side(q, previous, judge, turn, ("pro", "con", "both"))
         note += " side by the side reader" if side is not None else ""
     return _page(previous, side or "both", note)
+
+
+def _read_side(
+    q: str,
+    previous: QueryPlan,
+    judge: FacetJudge,
+    turn: _Turn | None,
+    allowed: tuple[str, ...],
+) -> Side | None:
+    """The side a request names in words no rule knows: the turn reader's, at
+    ``READER.side_p``, else the logistic side reader's (:func:`_learned_side`)."""
+    reading = turn.reading() if turn is not None else None
+    if reading is not None and reading.side in allowed and reading.side_p >= READER.side_p:
+        return reading.side
+    return _learned_side(q, previous, judge, allowed)
 
 
 def _learned_side(
@@ -2627,29 +2868,61 @@ def _learned_side(
     return read[0]  # type: ignore[return-value]
 
 
-# the rules whose reading the turn-kind model may overrule when it is sure of another
-# kind (chosen on the development sets, each held out in turn)
+# the rules whose reading the turn-kind model (with the turn reader, round 9) may
+# overrule when it is sure of another kind (chosen on the development sets, each held out
+# in turn: 0.9 in round 7, 0.8 with the turn reader)
 SECOND_OPINION_RULES = frozenset("234567")
-SECOND_OPINION_P = 0.9
+SECOND_OPINION_P = 0.8
+
+
+def _overlap(a: str, b: str) -> float:
+    """Content-word IoU of two phrases, on stems (as the eval compares values)."""
+    sa, sb = {_stem(w) for w in _content(a)}, {_stem(w) for w in _content(b)}
+    return len(sa & sb) / len(sa | sb) if sa | sb else 1.0
 
 
 def _second_opinion(
-    found: FollowUp, text: str, previous: QueryPlan, judge: FacetJudge | None
+    found: FollowUp,
+    text: str,
+    previous: QueryPlan,
+    judge: FacetJudge | None,
+    turn: _Turn | None = None,
 ) -> FollowUp:
     """A reading of rules 2-7 stands unless the turn-kind model reads another kind at
     P >= ``SECOND_OPINION_P`` and that kind's reader finds its value ("focus on the
     arguments against it": a side, not a facet), or reads a new topic that sure ("buy a
-    house or rent?")."""
+    house or rent?"). A facet, dropped facet or group of rules 5-7 takes the reader's
+    span instead when the reader reads the same kind at ``READER.override_p`` and points
+    at other words ("What about children? Parents keep writing in.")."""
     if judge is None or not found.follows or found.rule[:1] not in SECOND_OPINION_RULES:
         return found
-    read = judge.kind(text, previous.root_query or previous.question)
+    turn = turn or _Turn(judge, text, previous)
+    read = turn.kind(text)
     if read is None or read[0] == found.edit or read[1] < SECOND_OPINION_P:
-        return found
+        return _override_value(found, previous, turn)
     kind, p = read
     if kind == "new_topic":
         return FollowUp(False, "new_topic", rule=f"9 turn-kind model (new_topic {p:.2f})")
-    other = _as_kind(kind, p, unwrap(text), previous, judge)
-    return other or found
+    other = _as_kind(kind, p, unwrap(text), previous, judge, turn)
+    return other or _override_value(found, previous, turn)
+
+
+def _override_value(found: FollowUp, previous: QueryPlan, turn: _Turn) -> FollowUp:
+    if (
+        READER.override_p > 1
+        or found.edit not in SPAN_KINDS
+        or found.rule[:1] not in "567"
+        or not isinstance(found.value, str)
+    ):
+        return found
+    reading = turn.reading()
+    if reading is None or reading.kinds.get(found.edit, 0.0) < READER.override_p:
+        return found
+    other = _span_edit(found.edit, previous, turn)
+    if other is None or _overlap(str(other.value), found.value) >= 0.5:
+        return found
+    other.rule = f"{found.rule}, value by the turn reader"
+    return other
 
 
 # a side named by what it claims ("only the ones saying servers would end up earning
@@ -2866,6 +3139,10 @@ def _lenient_drop(q: str, previous: QueryPlan, p: float = 1.0) -> FollowUp | Non
                 break
     if not x:
         return None
+    return _drop(previous, x)
+
+
+def _drop(previous: QueryPlan, x: str) -> FollowUp:
     stems = {_stem(w) for w in _content(x)}
     return _edit(
         previous,
