@@ -450,3 +450,59 @@ def test_round_eight_rules(question: str, turn: str, edit: str, value: object) -
 )
 def test_round_eight_facet_frames(turn: str, facet: str) -> None:
     assert _framed_facet(followup.unwrap(turn), parse_rules(_SUGAR)) == facet
+
+
+_TIPS = "Should tipping in restaurants be abolished?"
+
+
+@pytest.mark.parametrize(
+    ("question", "turn", "follows", "edit", "value"),
+    [
+        # a label that announces something new
+        (_TIPS, "On a different note: do electric scooters cut traffic?", False, "new_topic", None),
+        (_TIPS, "Separately, who invented the bicycle?", False, "new_topic", None),
+        # "an" typed for "and" between two reference numbers, "wy" for "why"
+        (_TIPS, "compare 2 an 5 for me", True, "compare_refs", [2, 5]),
+        (_TIPS, "wy is 6 there", True, "explain_ref", 6),
+        (_TIPS, "take away [4] please, it's an advert", True, "drop_ref", 4),
+        # a Spanish view with an English tail
+        (_TIPS, "¿y qué piensan los camareros about it?", True, "add_perspective", "camareros"),
+        # an editor's verb for dropping a facet
+        (
+            _TIPS,
+            "kill the wage theft angle, we ran it last week",
+            True,
+            "drop_aspect",
+            "wage theft",
+        ),
+        # a side named by a verb of the other pole with the topic as its object
+        (_TIPS, "only those who want to keep tipping", True, "one_side", "con"),
+        (_TIPS, "just the people who want to scrap tipping", True, "one_side", "pro"),
+    ],
+)
+def test_round_nine_rules(
+    question: str, turn: str, follows: bool, edit: str, value: object
+) -> None:
+    found = resolve(turn, parse_rules(question), shared_judge())
+    assert (found.follows, found.edit) == (follows, edit), found
+    if isinstance(value, str):
+        assert found.value.lower() == value.lower()
+    elif value is not None:
+        assert found.value == value
+
+
+def test_a_facet_ends_before_would_be_worth_and_the_role_of_names_one() -> None:
+    plan = parse_rules("Should cities plant more street trees?")
+    assert _framed_facet("maybe the effect on pollen allergies would be worth a look", plan) == (
+        "pollen allergies"
+    )
+    assert _framed_facet("think about the role of maintenance budgets", plan) == (
+        "maintenance budgets"
+    )
+
+
+def test_a_verb_with_a_negated_object_names_no_side_by_the_verb() -> None:
+    # "people who say walls don't work": the denial decides, not the topic's noun
+    plan = parse_rules("Do border walls work?")
+    found = resolve("more from the people who say walls don't work", plan, shared_judge())
+    assert (found.edit, found.value) == ("more", "con")

@@ -518,8 +518,8 @@ _QUANTITY_BEFORE = re.compile(
 )
 _REMOVE = re.compile(
     r"\b(?:drop|remove[ds]?|removing|delete|exclude|get rid of|set aside|put aside|pull|nix|"
-    r"skip|ignore|scratch|take (?:(?:it|that|this|them)\s+)?"
-    r"out|took (?:(?:it|that|this|them)\s+)?out|lose|hide|ditch|strike|bin|"
+    r"skip|ignore|scratch|take (?:(?:it|that|this|them)\s+)?(?:out|away)|"
+    r"took (?:(?:it|that|this|them)\s+)?(?:out|away)|lose|hide|ditch|strike|bin|"
     r"leave (?:(?:it|that|this)\s+)?out|leaving out|cut|scrap|toss|kill|throw (?:(?:it|that)\s+)?"
     r"out|discard|omit|erase|quita|quitar|elimina|eliminar|borra|borrar|saca|sacar|"
     r"entferne|entfernen|lösche|löschen|streiche|streichen|supprime[rz]?|enl[eè]ve[rz]?|"
@@ -539,7 +539,7 @@ _PAIR_LINK = re.compile(
     r"^\s*\]?\s*(?:(?:differ|differs|different|similar|compare[sd]?|contrast|stack up|compared|"
     r"disagree|"
     r"disagrees|agree|agrees|conflict|conflicts|contradict|contradicts|square|line up)\s+)?"
-    r"(?:,|and|or|n|vs\.?|versus|&|with|to|from|et|und|y|e|en|against|(?<=[a-z] ))\s*"
+    r"(?:,|and|an|or|n|vs\.?|versus|&|with|to|from|et|und|y|e|en|against|(?<=[a-z] ))\s*"
     r"(?:(?:like|uh|um|erm|say)\s+)?"
     r"(?:\[|#|" + _REF_NOUN + r"\s*)?\s*$",
     re.I,
@@ -822,7 +822,7 @@ _SAYS_VERB = re.compile(
     r"\b(?:arguments?|case|side|ones|people|those|camp|view)\s+(?:that|which|who)\s+"
     r"(?:say|says|argue|argues|want|wants|claim|claims)\s+(?:(?:we|you|they|to)\s+)?"
     r"(?:(?:should|must|need\s+to|ought\s+to)\s+)?(?P<v>[a-z]+)\b"
-    r"(?:\s+(?:it|them|this|that|those|these))?\s*[?.!]*$",
+    r"(?P<o>(?:\s+[\w\-'’]+){0,4}?)\s*[?.!]*$",
     re.I,
 )
 _VERB_POLES = (
@@ -864,11 +864,24 @@ def _pole_stems() -> tuple[frozenset[str], frozenset[str]]:
 
 def _says_verb(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
     """The side a verb names ("the side that says keep them"), and where its phrase starts."""
-    m = _SAYS_VERB.search(q) or _FOR_VERBING.search(q)
+    m = _SAYS_VERB.search(q)
+    topic = {_stem(w) for w in _words(previous.root_query or previous.question)}
+    if m is not None and m.group("o"):
+        # the verb's object is a pronoun or the topic's own words ("those who want to keep
+        # tipping" after "should tipping be abolished?"), not a claim of its own
+        obj = [w for w in _content(m.group("o")) if w not in fw.POINTERS]
+        poles = _pole_stems()
+        verb = _stem(m.group("v"))
+        if (
+            any(_stem(w) not in topic for w in obj)
+            or re.search(r"n[’']t\b|\b(?:not|no|never)\b", m.group("o"), re.I)
+            or not (verb in poles[0] or verb in poles[1])
+        ):
+            m = None
+    m = m or _FOR_VERBING.search(q)
     if m is None:
         return None
     v = _stem(m.group("v"))
-    topic = {_stem(w) for w in _words(previous.root_query or previous.question)}
     poles = _pole_stems()
     for mine, other in (poles, poles[::-1]):
         if v in mine and topic & mine:
@@ -1691,7 +1704,7 @@ def _constraint_edit(q: str, previous: QueryPlan, lenient: bool = False) -> Foll
 
 _DROP_VERB = re.compile(
     r"\b(?P<v>forget(?: about)?|drop|ignore|skip|leave out|leave aside|set aside|"
-    r"lose|scrap|bin|scratch|ditch|nix|toss|get rid of|"
+    r"lose|scrap|bin|scratch|ditch|nix|toss|get rid of|spike|kill|"
     r"take(?= (?:the |that |this )?[\w\- ]{1,40}? (?:back )?out\b)|"
     r"leave(?= (?:the |that |this )?[\w\- ]{1,40}? out of (?:it|this|that|the \w+)\b)|"
     r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|"
@@ -1857,7 +1870,9 @@ _VIEWS = [
         r"\bfrom\s+(?:an?\s+|the\s+)?" + _GROUP + r"\s+(?:perspective|point of view|viewpoint|"
         r"standpoint|angle)\b",
         r"^\s*(?:and\s+)?" + _GROUP + r"\s+(?:view|take|perspective)\s*[?.!]*\s*$",
-        r"\bqu[eé]\s+(?:opinan|piensan|dicen|creen|sostienen)\s+" + _GROUP + r"\s*[?.!]*\s*$",
+        r"\bqu[eé]\s+(?:opinan|piensan|dicen|creen|sostienen)\s+"
+        + _GROUP
+        + r"(?:\s+(?:about|on|de|sobre)\s+(?:this|it|that|esto|eso|ello))?\s*[?.!]*\s*$",
         r"\b" + _GROUP + r"\s+qu[eé]\s+(?:opinan|piensan|dicen|creen)\b",
         r"\bwas\s+(?:sagen|denken|meinen|halten)\s+" + _GROUP + r"(?:\s+(?:dazu|davon|darüber))?"
         r"\s*[?.!]*\s*$",
@@ -2334,6 +2349,8 @@ _LABEL = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|right|alright|so|and|now|also|thanks|thank you)[,.!]?\s+)*"
     r"(?P<new>next(?: one| question| thing| topic)?|new (?:question|topic|assignment|one)|"
     r"(?:another|different|separate|other|unrelated) (?:question|topic|one)|"
+    r"on (?:a|an|another) (?:separate|different|unrelated|other|new)? ?(?:matter|note|subject|"
+    r"topic)|(?:quite |entirely )?separately|unrelatedly|changing (?:the )?subject|"
     r"switching (?:topics?|gears))?"
     r"(?(new)|(?:new request|(?:another|different|separate|other|related|follow-?up|last|"
     r"final|quick|small|short) (?:request|angle|thing|point|question)|"
@@ -3000,7 +3017,7 @@ _FACET_SEARCH = re.compile(
     r"(?:do(?:es)?|did|would|will)\s+(?:it|this|that|they)\s+do\s+(?:to|for)|"
     r"(?:what|how)\s+(?:it|this|that|they)\s+(?:does|do|did|would\s+do)\s+(?:to|for)|"
     r"help(?:s|ing)?\s+with|"
-    r"(?:the|this|that)\s+(?:dimension|aspect|angle|question|issue|matter)\s+of|"
+    r"(?:the|this|that)\s+(?:dimension|aspect|angle|question|issue|matter|role)\s+of|"
     r"(?:effects?|impacts?|consequences|implications|influence|bearing)\s+(?:on|for|of)|"
     r"(?:evidence|research|data|anything|something|info(?:rmation)?|studies|material|more)\s+"
     r"(?:on|about|regarding|concerning)(?:\s+whether)?|"
@@ -3028,7 +3045,9 @@ _FACET_OBJECT = re.compile(
 )
 # where a facet's phrase ends: a new clause, a reason, an aside
 _FACET_END = re.compile(
-    r"\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]\s|\s(?:since|because|as\s+(?:that|this|it|i|we)|so|if|"
+    r"\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]\s|"
+    r"\s(?:would|might|could|may)\s+be\s+(?:worth|good|useful|nice|interesting|helpful)|"
+    r"\s(?:since|because|as\s+(?:that|this|it|i|we)|so|if|"
     r"do\s+you\s+(?:reckon|think)|tho|though|in\s+particular|specifically|specificaly|"
     r"especially|please|pls)\b)",
     re.I,

@@ -139,6 +139,7 @@ CUE_WORDS = frozenset(
 SLANG = {
     "wat": "what",
     "wht": "what",
+    "wy": "why",
     "whats": "what's",
     "moar": "more",
     "u": "you",
