@@ -7,7 +7,7 @@ DEMO := indexes/demo/manifest.json
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install run demo test test-fast lint bench clean stance-model
+.PHONY: install run demo test test-fast lint bench clean stance-model turn-reader
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -54,6 +54,11 @@ stance-model: $(STAMP)
 		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
 		--init $(VENV)/stance-work/stance-2epochs.safetensors --epochs 1 --lr 2e-5 \
 		--out assistant/stance/weights/stance-minilm.safetensors
+
+# retrain the shipped follow-up turn reader on the development dialogues (docs/TURN_READER.md;
+# about 7 minutes on 2 cores); resumes a killed run
+turn-reader: $(STAMP)
+	$(BIN)/sphere train turn-reader --out assistant/understand/weights/turn_reader.safetensors
 
 clean:
 	rm -rf $(VENV) indexes/demo .pytest_cache .mypy_cache .ruff_cache

@@ -258,3 +258,184 @@ def test_bad_reader_settings_are_clear_errors() -> None:
         check=False,
     )
     assert missing.returncode == 2 and "no turn reader" in missing.stderr
+
+
+def _tiny_set(folder: Path) -> Path:
+    """Six dialogues of every head's kind, for training end to end in seconds."""
+    rows = []
+    for i, (topic, facet) in enumerate(
+        [
+            ("Should zoos be banned?", "animal welfare"),
+            ("Tax sugar?", "dental health"),
+            ("Should cities ban cars?", "air quality"),
+        ]
+    ):
+        rows.append(
+            {
+                "id": f"t-{i}a",
+                "turns": [
+                    {"text": topic},
+                    {
+                        "text": f"what about {facet}?",
+                        "expect": {"follows": True, "edit": "add_aspect", "value": facet},
+                    },
+                    {
+                        "text": "only the critics",
+                        "expect": {"follows": True, "edit": "one_side", "value": "con"},
+                    },
+                ],
+            }
+        )
+        rows.append(
+            {
+                "id": f"t-{i}b",
+                "turns": [
+                    {"text": topic},
+                    {
+                        "text": "skip anything from reddit",
+                        "expect": {
+                            "follows": True,
+                            "edit": "add_constraint",
+                            "value": {"dimension": "source", "value": "reddit", "negated": True},
+                        },
+                    },
+                    {
+                        "text": "Is coffee bad for you?",
+                        "expect": {"follows": False, "edit": "new_topic", "value": None},
+                    },
+                ],
+            }
+        )
+    f = folder / "conversation_devtiny.jsonl"
+    folder.mkdir(parents=True, exist_ok=True)
+    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return f
+
+
+def _train_cmd(tmp: Path, data: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "assistant.cli",
+        "train",
+        "turn-reader",
+        "--data",
+        str(data),
+        "--state-dir",
+        str(tmp / "state"),
+        "--out",
+        str(tmp / "out" / "r.safetensors"),
+        "--no-progress",
+        *extra,
+    ]
+
+
+@pytest.mark.slow
+def test_training_survives_a_kill_and_writes_a_reader_that_loads(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    data = _tiny_set(tmp_path / "data")
+    proc = subprocess.Popen(
+        _train_cmd(tmp_path, data, "--checkpoint-seconds", "0", "--epochs", "40"),
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.time() + 300
+    states: list[Path] = []
+    while not states and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.5)
+        states = list((tmp_path / "state").glob("*/state.pt"))
+    assert states, "no checkpoint was written"
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    again = subprocess.run(
+        _train_cmd(tmp_path, data, "--epochs", "40", "--json"),
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert again.returncode == 0, again.stderr
+    assert "resuming at step" in again.stderr
+    assert int(again.stderr.split("resuming at step ")[1].split()[0]) >= 1
+    summary = json.loads(again.stdout)
+    artifact = Path(summary["artifact"])
+    card = json.loads(artifact.with_suffix(".json").read_text())
+    assert card["format"] == reader.FORMAT and card["turns"] == 12
+    assert set(card["data"]) == {"conversation_devtiny.jsonl"}  # its sha256 recorded
+    # the artifact loads on the bundled base and reads a turn it was trained on
+    got = reader.TurnReader.load(artifact).read(
+        "what about animal welfare?", parse_rules("Should zoos be banned?")
+    )
+    assert got.kind == "add_aspect" and got.span == "animal welfare"
+    assert abs(sum(got.kinds.values()) - 1) < 1e-6 and set(got.dimensions) == set(reader.DIMENSIONS)
+
+
+@pytest.mark.parametrize(
+    ("question", "turn", "edit", "value"),
+    [
+        # phrasings in no dialogue set; the rules alone read none of the first three
+        (
+            "Should pensioners get free bus passes?",
+            "I'm putting this in front of a class of thirteen-year-olds next week.",
+            "add_constraint",
+            {"dimension": "audience", "value": "teen", "negated": False},
+        ),
+        (
+            "Should homework be banned in primary schools?",
+            "My daughter reads Portuguese far better than English, anything in her language?",
+            "add_constraint",
+            {"dimension": "language", "value": "pt", "negated": False},
+        ),
+        (
+            "Should cities charge drivers a congestion fee?",
+            "Could you keep each point short enough to read on a phone?",
+            "add_constraint",
+            {"dimension": "length", "value": "short", "negated": False},
+        ),
+        (
+            "Should pensioners get free bus passes?",
+            "A lot of our volunteers drive in the countryside, so it would help to see how "
+            "this plays out for rural bus routes in particular.",
+            "add_aspect",
+            "rural bus routes",
+        ),
+        (
+            "Should cities charge drivers a congestion fee?",
+            "Honestly the bit I keep wondering about is what it does to small shops on the "
+            "high street.",
+            "add_aspect",
+            "small shops on the high street",
+        ),
+        (
+            "Should cities charge drivers a congestion fee?",
+            "Leave out anything that came from a lobby group's website, please.",
+            "add_constraint",
+            {"dimension": "source", "value": "lobby group", "negated": True},
+        ),
+        (
+            "Should cities charge drivers a congestion fee?",
+            "Is nuclear power safe?",
+            "new_topic",
+            None,
+        ),
+    ],
+)
+def test_the_shipped_reader_reads_phrasings_in_no_set(
+    question: str, turn: str, edit: str, value: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assistant.understand.facet_judge import shared_judge
+
+    assert reader.bundled_artifact().exists(), "the shipped turn reader is missing"
+    judge = shared_judge()  # the bundled embedder's judge, as the app and `sphere ask` use
+    monkeypatch.setattr(judge, "reader_choice", "bundled")
+    got = resolve(turn, parse_rules(question), judge)
+    assert (got.edit, got.value) == (edit, value), got.rule

@@ -149,26 +149,40 @@ PERTURBATIONS = ("typo", "nopunct")
 
 
 def _apply_uses(uses: tuple[str, ...]) -> None:
-    """``--use NAME=VALUE``: set a field of :data:`assistant.understand.followup.READER`."""
+    """``--use NAME=VALUE``: set a field of :data:`assistant.understand.followup.READER`, a
+    threshold of the module (``SECOND_OPINION_P=0.9``) or one of ``LENIENT_P``
+    (``LENIENT_P.add_aspect=0.7``), for this run only (experiments and the record of how
+    the shipped settings were chosen)."""
     import dataclasses
 
     from assistant.understand import followup
 
     fields = {f.name: f for f in dataclasses.fields(followup.READER)}
+    numbers = {"SECOND_OPINION_P", "CLAIMED_SIDE_P", "MIN_P"} & set(vars(followup))
     for use in uses:
         name, _, value = use.partition("=")
-        f = fields.get(name.strip())
-        if f is None or not value.strip():
-            raise InputError(f"--use {use!r}: expected NAME=VALUE, NAME one of {sorted(fields)}")
+        name = name.strip()
+        f = fields.get(name)
+        known = f is not None or name in numbers or name.split(".", 1)[-1] in followup.LENIENT_P
+        if not known or not value.strip() or (name.startswith("LENIENT_P") and "." not in name):
+            raise InputError(
+                f"--use {use!r}: expected NAME=VALUE, NAME one of {sorted(fields)}, "
+                f"{sorted(numbers)} or LENIENT_P.<{'|'.join(followup.LENIENT_P)}>"
+            )
         try:
             v: Any = (
                 value.strip().lower() in ("1", "true", "yes", "on")
-                if f.type in (bool, "bool")
+                if f is not None and f.type in (bool, "bool")
                 else float(value)
             )
         except ValueError:
             raise InputError(f"--use {use!r}: {value!r} is not a number") from None
-        setattr(followup.READER, f.name, v)
+        if f is not None:
+            setattr(followup.READER, f.name, v)
+        elif name.startswith("LENIENT_P."):
+            followup.LENIENT_P[name.split(".", 1)[1]] = v
+        else:
+            setattr(followup, name, v)
 
 
 def _typo(text: str, expect: dict[str, Any], rng: random.Random) -> str:

@@ -195,6 +195,7 @@ class SphereApp(App[None]):
         self._active_turn: int | None = None
         self._cancel = threading.Event()
         self._loading = False
+        self._followups_warm = False  # the turn reader is loaded after the first answer
 
     # ------------------------------------------------------------------ layout
 
@@ -266,6 +267,13 @@ class SphereApp(App[None]):
         self._update_subtitle()
         self.query_one("#welcome", Static).update(self._welcome())
         self._load_pipeline(name)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
+    def _warm_followups(self) -> None:
+        """Load the follow-up turn reader while the user reads the first answer."""
+        judge = shared_judge()
+        judge.reader_choice = self.settings.followup.reader
+        judge.warm()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
     def _load_pipeline(self, name: str) -> None:
@@ -435,6 +443,9 @@ class SphereApp(App[None]):
             return
         mounted = turn.show_result(message.result)
         self._commit(message.result, turn)
+        if not self._followups_warm:
+            self._followups_warm = True
+            self._warm_followups()
         # the answer must be in the DOM before the scroll: a scroll to the turn's top
         # computed while the answer's height is still unknown is clamped short of it
         await mounted

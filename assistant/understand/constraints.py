@@ -29,6 +29,7 @@ _DOMAIN_KINDS = {".gov": "government", ".edu": "academic", ".ac.uk": "academic"}
 def _source_value(text: str) -> str:
     t = re.sub(r"^(?:the|a|an|any|some)\s+", "", text.strip(), flags=re.I)
     t = re.sub(r"\s+" + _SOURCE_NOUNS + r"$", "", t, flags=re.I).strip()
+    t = re.sub(r"(?<=\w)['’]s?$", "", t)  # a possessive: "a lobby group's (website)"
     if t.lower() in _DOMAIN_KINDS:
         return _DOMAIN_KINDS[t.lower()]
     return _singular(lx.SOURCE_ADJECTIVES.get(t.lower(), t) or text.strip())

@@ -130,6 +130,11 @@ class FacetJudge:
         reader = self._turn_reader()
         return reader.read(turn, previous) if reader is not None else None
 
+    def warm(self) -> None:
+        """Load the turn reader now (the app calls this on a worker thread after its first
+        answer, so that the first follow-up does not wait for it)."""
+        self._turn_reader()
+
     def _turn_reader(self) -> Any:
         if self.reader is not None:
             return self.reader

@@ -90,8 +90,18 @@ The edits, tried in this order:
    words at a higher P), the group a view frame or a person noun names, the
    facet a drop names.
 
+"The model" in rules 8 and 9 is the turn-kind regression and, where it ships
+(``followup.reader: bundled``), the fine-tuned turn reader
+(:mod:`assistant.understand.reader`, ``docs/TURN_READER.md``), their kind
+distributions averaged (``READER.weight``). With the reader, rule 9 takes a
+facet's, dropped facet's or group's words from the reader's span first (unless
+rule 7's sibling tests make the span a sibling topic), a side no rule names is
+the reader's (P >= ``READER.side_p``), and a constraint no finder reads takes the
+reader's dimension and negation and that dimension's value from the turn's words
+(``_guided_constraint``: "a class of thirteen-year-olds" -> audience teen).
+
 A reading of rules 2-7 gets a second opinion: the model reading another kind at
-P >= ``SECOND_OPINION_P`` (0.9) overrules it when that kind's reader finds a
+P >= ``SECOND_OPINION_P`` (0.8) overrules it when that kind's reader finds a
 value ("would you please focus on the arguments against it?" is a side, not a
 facet), or, reading a new topic that sure, makes it one ("buy a house or
 rent?"). A reference (rule 1) is never overruled. The thresholds were chosen on
@@ -2591,6 +2601,13 @@ class ReaderUse:
     #: span when the reader reads the same kind at least this surely and the two share
     #: under half their content words (above 1: never)
     override_p: float = 1.01
+    #: rule 9 takes the frame readers' value over the reader's span when it holds every
+    #: content word of the span and more ("dentists" -> "dentists of the NHS")
+    extend_span: bool = True
+    #: when no kind is sure enough but the turn is an edit of some kind at least this
+    #: surely (1 - P(new topic)), rule 9 tries the likeliest kinds' readers in turn
+    #: (above 1: never)
+    edit_sure_p: float = 1.01
 
 
 READER = ReaderUse()
@@ -2618,19 +2635,29 @@ class _Turn:
         judge = self.judge
         if judge is None:
             return None
+        mixed = self.kinds(text)
+        if mixed is None:
+            return judge.kind(text, self.previous.root_query or self.previous.question)
+        best = max(mixed, key=mixed.__getitem__)
+        return best, mixed[best]
+
+    def kinds(self, text: str) -> dict[str, float] | None:
+        """The mixed distribution over the edit kinds (:meth:`kind`), or None when neither
+        model gives one."""
+        judge = self.judge
+        if judge is None:
+            return None
         topic = self.previous.root_query or self.previous.question
         lr = judge.kind_probs(text, topic) if hasattr(judge, "kind_probs") else None
         reading = self.reading() if READER.weight > 0 else None
         if lr is None and reading is None:
-            return judge.kind(text, topic)
+            return None
         w = READER.weight if lr is not None and reading is not None else (reading is not None)
-        mixed = {
+        return {
             k: (1 - w) * (lr.get(k, 0.0) if lr is not None else 0.0)
             + w * (reading.kinds.get(k, 0.0) if reading is not None else 0.0)
             for k in EDITS
         }
-        best = max(mixed, key=mixed.__getitem__)
-        return best, mixed[best]
 
 
 def _learned_kind(
@@ -2658,7 +2685,20 @@ def _learned_kind(
     read = turn.kind(text)
     if read is None:
         return None
-    return _as_kind(read[0], read[1], q, previous, judge, turn)
+    found = _as_kind(read[0], read[1], q, previous, judge, turn)
+    if found is not None or READER.edit_sure_p > 1:
+        return found
+    mixed = turn.kinds(text)
+    if mixed is None or 1 - mixed.get("new_topic", 0.0) < READER.edit_sure_p:
+        return None
+    # an edit, surely, of no kind surely ("skip the videos my laptop can't play them":
+    # a constraint or a dropped facet): the likeliest kinds whose reader finds a value
+    for kind in sorted(_LENIENT, key=lambda k: -mixed.get(k, 0.0))[:2]:
+        if kind != read[0] and mixed.get(kind, 0.0) > 0:
+            found = _as_kind(kind, max(mixed[kind], LENIENT_P[kind]), q, previous, judge, turn)
+            if found is not None:
+                return found
+    return None
 
 
 def _span_edit(kind: str, previous: QueryPlan, turn: _Turn | None) -> FollowUp | None:
@@ -2675,6 +2715,17 @@ def _span_edit(kind: str, previous: QueryPlan, turn: _Turn | None) -> FollowUp |
     if kind == "add_aspect" and turn is not None and _sibling_span(x, turn.raw, previous):
         return None
     if kind == "add_aspect":
+        framed = _SPAN_FRAME.match(x)
+        if framed:
+            # "effects on breeding programmes": a frame's words, which the frame readers
+            # read to the end of their clause ("… for rare species"); the span without
+            # its frame only where they read nothing
+            x = x[framed.end() :]
+            if not _content(x):
+                return None
+            ruled = _lenient_facet(unwrap(turn.raw), previous) if turn is not None else None
+            if ruled is not None and set(_content(x)) & set(_content(str(ruled.value))):
+                return None
         return _add_aspect(previous, x)
     if kind == "add_perspective":
         return _add_perspective(previous, x)
@@ -2682,6 +2733,13 @@ def _span_edit(kind: str, previous: QueryPlan, turn: _Turn | None) -> FollowUp |
 
 
 _PLURAL_S = re.compile(r"(?<=[^s])s$")
+
+# a reader's facet span that begins with a frame ("the effects on", "impact of")
+_SPAN_FRAME = re.compile(
+    r"^(?:the\s+)?(?:effects?|impacts?|consequences?|implications?|role|influence)\s+"
+    r"(?:on|of|for|upon)\s+",
+    re.I,
+)
 
 
 def _dimension_value(dimension: str, q: str, span: str | None) -> tuple[str, str] | None:
@@ -2817,6 +2875,12 @@ def _as_kind(
         if p < LENIENT_P[kind]:
             return None
         found = _span_edit(kind, previous, turn) if READER.span_first else None
+        if found is not None and READER.extend_span and isinstance(found.value, str):
+            ruled = _LENIENT[kind](q, previous, p)
+            if ruled is not None and isinstance(ruled.value, str):
+                mine, theirs = set(_content(found.value)), set(_content(ruled.value))
+                if mine < theirs and len(_words(ruled.value)) <= 8:
+                    found = ruled  # the clause the span begins: "dentists of the NHS"
         found = found or _LENIENT[kind](q, previous, p)
         if found is None and kind == "add_constraint":
             found = _guided_constraint(q, previous, turn)
