@@ -35,7 +35,7 @@ def test_a_constraint_follow_up_edits_the_plan_and_shows_the_diff(tmp_path: Path
         await finish(pilot)
         first, second = _turns(app)
         diff = text_of(second.query_one(FollowUpView))
-        assert f"Follows turn {first.turn_id}" in diff
+        assert "Follows turn 1 ·" in diff  # its place in the session
         assert "+ constraint language es" in diff
         assert "(re-run with edited plan)" not in text_of(second)
         assert not first.query(FollowUpView)  # the first turn follows nothing
@@ -43,7 +43,7 @@ def test_a_constraint_follow_up_edits_the_plan_and_shows_the_diff(tmp_path: Path
         await finish(pilot)
         third = _turns(app)[2]
         assert "+ aspect side effects" in text_of(third.query_one(FollowUpView))
-        assert f"Follows turn {second.turn_id}" in text_of(third.query_one(FollowUpView))
+        assert "Follows turn 2 ·" in text_of(third.query_one(FollowUpView))
 
     run(app, flow)
     (_, first), (_, second), (_, third) = pipe.calls
@@ -148,7 +148,7 @@ def test_a_reopened_session_continues_its_thread(tmp_path: Path) -> None:
         app2.open_session(info.id)
         await finish(pilot)
         shown = text_of(_turns(app2)[1].query_one(FollowUpView))
-        assert f"Follows turn {ids[0]}" in shown and "+ constraint language es" in shown
+        assert "Follows turn 1 ·" in shown and "+ constraint language es" in shown
         await ask(pilot, "just the case against")
         await finish(pilot)
 
@@ -215,3 +215,32 @@ def test_ctrl_t_asks_a_misread_follow_up_as_a_new_topic(tmp_path: Path) -> None:
     assert third is None  # parsed by the pipeline on its own
     (info,) = store.list_sessions()
     assert [t.result.plan.follows for t in store.turns(info.id)] == [None, 1, None]
+
+
+def test_a_follow_up_in_a_later_session_names_the_turn_by_its_place_in_that_session(
+    tmp_path: Path,
+) -> None:
+    # the session log's turn ids run across sessions: the second session's first turn is
+    # no "turn 3" to the user
+    store_mod = pytest.importorskip("assistant.store")
+    db = tmp_path / "sessions.db"
+    store = store_mod.SessionStore(db)
+    app = build_app(tmp_path, pipeline=ScriptedPipeline(), store=store)
+
+    async def two_sessions(pilot: Pilot[None]) -> None:
+        await ask(pilot)
+        await finish(pilot)
+        await ask(pilot, "only documents in Spanish")
+        await finish(pilot)
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        await ask(pilot)
+        await finish(pilot)
+        await ask(pilot, "what about the side effects?")
+        await finish(pilot)
+        first, second = _turns(app)
+        assert second.result is not None and second.result.plan.follows == first.turn_id
+        assert first.turn_id is not None and first.turn_id > 1
+        assert "Follows turn 1 ·" in text_of(second.query_one(FollowUpView))
+
+    run(app, two_sessions)

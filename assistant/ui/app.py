@@ -353,7 +353,13 @@ class SphereApp(App[None]):
             if step.reply and base is not None and base.result is not None:
                 result = reply_turn(question, step, base.result)
                 key = next(self._turn_keys)
-                view = TurnView(key, question, result=result, previous=previous)
+                view = TurnView(
+                    key,
+                    question,
+                    result=result,
+                    previous=previous,
+                    follows_number=self._turn_number(base),
+                )
                 self._turns[key] = view
                 self._mount_turn(view)
                 self._commit(result, view)
@@ -363,7 +369,14 @@ class SphereApp(App[None]):
             base = self._turn_by_id(plan.follows)
             previous = base.result.plan if base is not None and base.result else None
         key = next(self._turn_keys)
-        turn = TurnView(key, question, plan=edited, clock=self.clock, previous=previous)
+        turn = TurnView(
+            key,
+            question,
+            plan=edited,
+            clock=self.clock,
+            previous=previous,
+            follows_number=self._turn_number(self._turn_by_id(plan.follows if plan else None)),
+        )
         self._turns[key] = turn
         self._mount_turn(turn)
         self._active_turn = key
@@ -387,6 +400,20 @@ class SphereApp(App[None]):
             for t in self._turns.values()
             if t.result is not None and t.is_attached
         ]
+
+    def _turn_number(self, view: TurnView | None) -> int | None:
+        """A turn's place in the session as shown and exported: the answered turns on
+        screen counted in order (the session log records a turn once it is answered; a
+        turn that failed or was cancelled is no turn)."""
+        if view is None:
+            return None
+        n = 0
+        for t in self._turns.values():
+            if t.result is not None:
+                n += 1
+            if t is view:
+                return n
+        return None
 
     def _turn_by_id(self, turn_id: int | None) -> TurnView | None:
         if turn_id is None:
@@ -632,6 +659,7 @@ class SphereApp(App[None]):
         self.session_id = session_id
         views = []
         plans = {item.id: item.result.plan for item in stored}
+        numbers = {item.id: n for n, item in enumerate(stored, 1)}
         for item in stored:
             key = next(self._turn_keys)
             follows = item.result.plan.follows
@@ -640,6 +668,7 @@ class SphereApp(App[None]):
                 item.result.question,
                 result=item.result,
                 previous=plans.get(follows) if follows is not None else None,
+                follows_number=numbers.get(follows) if follows is not None else None,
             )
             view.turn_id = item.id
             self._turns[key] = view

@@ -216,15 +216,20 @@ def balance_text(balance: BalanceReport) -> str:
     return " · ".join(parts)
 
 
-def follow_up_lines(plan: QueryPlan, previous: QueryPlan | None) -> tuple[str, list[str]]:
+def follow_up_lines(
+    plan: QueryPlan, previous: QueryPlan | None, number: int | None = None
+) -> tuple[str, list[str]]:
     """A follow-up's heading ("Follows turn 3 · add_constraint") and its changes: the
     plan's diff against the plan it edits, or, where the plan itself is unchanged
     ("more", "drop [5]", "why is [2] there?") or that plan is not at hand, the changes its
-    derivation records."""
+    derivation records. ``number``: the followed turn's place in the session as shown
+    (the session log's ids run across sessions; the export numbers turns the same way);
+    without it, "an earlier turn"."""
     from assistant.thread import plan_diff
 
     edit, recorded = plan.edit_and_changes()
-    head = f"Follows turn {plan.follows}" + (f" · {edit.replace('_', ' ')}" if edit else "")
+    which = f"turn {number}" if number is not None else "an earlier turn"
+    head = f"Follows {which}" + (f" · {edit.replace('_', ' ')}" if edit else "")
     changes = plan_diff(previous, plan) if previous is not None else []
     if not changes and edit not in ("explain_ref", "compare_refs"):
         changes = recorded

@@ -15,13 +15,16 @@ from assistant.ui.format import follow_up_lines, plan_lines
 class FollowUpView(Vertical):
     """ "Follows turn 3" and the plan's diff against that turn's ("+ constraint language es")."""
 
-    def __init__(self, plan: QueryPlan, previous: QueryPlan | None) -> None:
+    def __init__(
+        self, plan: QueryPlan, previous: QueryPlan | None, number: int | None = None
+    ) -> None:
         super().__init__()
         self.plan = plan
         self.previous = previous
+        self.number = number  # the followed turn's place in the session
 
     def compose(self) -> ComposeResult:
-        head, changes = follow_up_lines(self.plan, self.previous)
+        head, changes = follow_up_lines(self.plan, self.previous, self.number)
         yield Static(
             Content.assemble(
                 (head, "bold $accent"),
@@ -35,17 +38,20 @@ class FollowUpView(Vertical):
 
 
 class PlanView(Vertical):
-    def __init__(self, plan: QueryPlan, previous: QueryPlan | None = None) -> None:
+    def __init__(
+        self, plan: QueryPlan, previous: QueryPlan | None = None, number: int | None = None
+    ) -> None:
         super().__init__()
         self.plan = plan
         self.previous = previous
+        self.number = number
 
     def compose(self) -> ComposeResult:
         source = {"user": "edited by you", "rules": "rules", "llm": "model"}.get(
             self.plan.source, self.plan.source
         )
         if self.plan.follows is not None:
-            yield FollowUpView(self.plan, self.previous)
+            yield FollowUpView(self.plan, self.previous, self.number)
         with Horizontal(classes="plan-head"):
             yield Static(
                 Content.assemble(("Query plan", "bold"), (f"  ({source})", "$text-muted")),

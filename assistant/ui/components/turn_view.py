@@ -41,10 +41,12 @@ class TurnView(Vertical):
         result: TurnResult | None = None,
         previous: QueryPlan | None = None,
         error: BaseException | None = None,
+        follows_number: int | None = None,
     ) -> None:
         """A running turn (give ``clock``), a finished one (give ``result``) or one that
         failed before it started (give ``error``). ``previous``: the plan of the turn a
-        follow-up edits (its plan is shown as a diff against it)."""
+        follow-up edits (its plan is shown as a diff against it); ``follows_number``: that
+        turn's place in the session as shown ("Follows turn 2")."""
         state = "-failed" if error is not None else "-running" if result is None else "-done"
         super().__init__(classes=state)
         self.turn_key = turn_key
@@ -53,6 +55,7 @@ class TurnView(Vertical):
         self.edited_plan = plan
         self.result = result
         self.previous = previous
+        self.follows_number = follows_number
         self.error = error
         self._clock = clock or (lambda: 0.0)
 
@@ -88,7 +91,7 @@ class TurnView(Vertical):
     def _result_widgets(self, result: TurnResult) -> list[Widget]:
         if result.reply:  # a question about an earlier answer, answered from the log
             return [
-                FollowUpView(result.plan, self.previous),
+                FollowUpView(result.plan, self.previous, self.follows_number),
                 Static(Content(result.reply), classes="turn-reply"),
                 Static(
                     Content("answered from this session's answers · no new search"),
@@ -106,7 +109,7 @@ class TurnView(Vertical):
             else AnswerView(result.summary, self.turn_key)
         )
         return [
-            PlanView(result.plan, self.previous),
+            PlanView(result.plan, self.previous, self.follows_number),
             answer,
             Static(Content(meta), classes="turn-meta"),
         ]
