@@ -696,6 +696,32 @@ SOURCE_ADJECTIVES = {
     "official": "government",
     "governmental": "government",
 }
+# a kind of source the parser names by an adjective (SOURCE_ADJECTIVES) is found in a
+# document's source, domain, url, path or title by the words that mark it: "only
+# peer-reviewed journals" (source "academic") keeps "Education Policy Review (journal)"
+SOURCE_KIND_MARKS = {
+    "academic": (
+        "academic",
+        "journal",
+        "university",
+        ".edu",
+        ".ac.",
+        "scholar",
+        "proceedings",
+        "peer-review",
+        "peer review",
+    ),
+    "government": (
+        "government",
+        ".gov",
+        "ministry",
+        "parliament",
+        "department of",
+        "borough council",
+        "city council",
+        "county council",
+    ),
+}
 SHORT_WORDS = ("short", "brief", "concise", "quick", "succinct", "one-page", "summary")
 LONG_WORDS = ("long", "lengthy", "detailed", "in-depth", "comprehensive", "thorough", "long-form")
 

@@ -240,3 +240,24 @@ def test_understood_instructions_reach_the_retriever(index, embedder) -> None:  
 def test_attribute_cache_is_per_index(index, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
     a = doc_attributes(index)
     assert doc_attributes(index) is a and a.n_documents == len(DOCS)
+
+
+def test_a_kind_of_source_named_by_an_adjective_keeps_the_sources_of_that_kind(
+    demo_index_dir: Path,
+) -> None:
+    # "only peer-reviewed journals" is the source kind "academic" (lexicon.SOURCE_ADJECTIVES);
+    # no demo source says "academic", four say "(journal)": they are what the user asked for
+    demo = Index.open(demo_index_dir, "demo")
+    try:
+        rows = _rows(demo)
+        back = {r: d for d, r in rows.items()}
+        sources = dict(demo.meta.db.execute("SELECT doc_id, source FROM documents").fetchall())
+        journals = {d for d, s in sources.items() if "(journal)" in (s or "")}
+        assert journals and not any("academic" in (s or "").lower() for s in sources.values())
+        every = np.array(sorted(rows.values()))
+        kept = check_constraints(demo, every, [Constraint("source", "academic")])
+        assert {back[int(r)] for r in kept.rows} == journals
+        left = check_constraints(demo, every, [Constraint("source", "academic", negated=True)])
+        assert {back[int(r)] for r in left.rows} == set(rows) - journals
+    finally:
+        demo.close()

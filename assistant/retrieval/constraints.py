@@ -14,7 +14,9 @@ document-level dimensions — ``keyword``, ``language``, ``length``,
   ``length`` (words: ``"<N"`` means at most N, ``">N"`` at least N, both
   inclusive; ``"short"`` / ``"long"`` are the bottom / top third of the
   index's document lengths) and ``source`` (a case-insensitive substring of the
-  document's ``source`` field, url domain or path).
+  document's ``source`` field, url domain, path or title; a kind the parser names by
+  an adjective, ``academic`` or ``government``, also by the words that mark it:
+  "journal", "university", ".edu" …, ``lexicon.SOURCE_KIND_MARKS``).
 * **Soft** constraints re-weight: ``audience`` and ``format`` always (the
   reading-grade and line-shape heuristics behind them are too coarse to drop
   documents on), any other dimension when ``hard`` is false ("short pieces",
@@ -51,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from assistant.index.store import Index
+from assistant.lexicon import SOURCE_KIND_MARKS
 from assistant.models import Constraint
 
 #: score shift per constraint met, as a fraction of the candidates' score spread
@@ -330,11 +333,15 @@ def _meets(
         with attrs.lock:
             mask = attrs.source_masks.get(key)
             if mask is None:
-                # "blogs" matches "… (blog)": the last word's plural is folded too
+                # "blogs" matches "… (blog)": the last word's plural is folded too; a kind
+                # named by an adjective ("academic") by the words that mark it ("journal")
                 words = key.split()
                 folded = " ".join([*words[:-1], stem(words[-1])]) if words else key
+                marks = (key, folded, *SOURCE_KIND_MARKS.get(key, ()))
                 mask = np.fromiter(
-                    (key in s or folded in s for s in attrs.source_key), bool, len(attrs.source_key)
+                    (any(m in s for m in marks) for s in attrs.source_key),
+                    bool,
+                    len(attrs.source_key),
                 )
                 attrs.source_masks[key] = mask
         return np.asarray(mask[rows], dtype=bool)
