@@ -129,3 +129,18 @@ def test_length_comparisons(tail: str, expected: tuple[str, str, bool]) -> None:
 )
 def test_a_request_verb_is_not_a_source(tail: str) -> None:
     assert [c for c in _cons(Q + tail) if c[0] == "source"] == []
+
+
+@pytest.mark.parametrize(
+    ("tail", "hard"),
+    [
+        # a kind of source named by an adjective: "only" filters, "from" re-weights
+        ("? Only official sources.", True),
+        (", just scholarly literature please", True),
+        (", only peer-reviewed journals", True),
+        (", from academic sources", False),
+    ],
+)
+def test_only_before_a_kind_of_source_makes_it_a_filter(tail: str, hard: bool) -> None:
+    (c,) = [c for c in parse_rules(Q + tail).constraints if c.dimension == "source"]
+    assert c.value in ("academic", "government") and c.hard is hard

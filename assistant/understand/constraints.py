@@ -512,7 +512,16 @@ def _named_sources(q: str, add: Any) -> None:
     ):
         a = m.group("a").lower()
         value = lx.SOURCE_ADJECTIVES.get(a, "academic")
-        add("source", value, _trim(q, m.start(), m.end()), hard=False)
+        # "from academic sources" re-weights; "only official sources" filters, as "only
+        # blogs" does above
+        only = re.search(
+            r"\b(?:only|just|solely|exclusively|nothing but)\s+(?:(?:use|show|include|cite|"
+            r"give me|want)\s+)?$",
+            q[: m.start()],
+            re.I,
+        )
+        start = only.start() if only else m.start()
+        add("source", value, _trim(q, start, m.end()), hard=bool(only))
 
 
 _AGES = re.compile(
