@@ -439,3 +439,27 @@ def test_the_shipped_reader_reads_phrasings_in_no_set(
     monkeypatch.setattr(judge, "reader_choice", "bundled")
     got = resolve(turn, parse_rules(question), judge)
     assert (got.edit, got.value) == (edit, value), got.rule
+
+
+def test_a_reader_file_that_cannot_load_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "r.safetensors"
+    bad.write_bytes(b"not a reader")
+    got = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "assistant.cli",
+            "eval",
+            "conversation",
+            "--data",
+            str(DATA / "conversation_dev.jsonl"),
+            "--reader",
+            str(bad),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        check=False,
+    )
+    assert got.returncode != 0 and "Traceback" not in got.stderr
+    assert "turn reader" in got.stderr and "followup.reader" in got.stderr

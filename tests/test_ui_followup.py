@@ -244,3 +244,32 @@ def test_a_follow_up_in_a_later_session_names_the_turn_by_its_place_in_that_sess
         assert "Follows turn 1 ·" in text_of(second.query_one(FollowUpView))
 
     run(app, two_sessions)
+
+
+def test_a_turn_reader_that_cannot_load_is_shown_and_records_nothing(tmp_path: Path) -> None:
+    # followup.reader names a file that is not a reader: the follow-up says so (no silent
+    # fall-back to the rules), and the session keeps its one answered turn
+    bad = tmp_path / "reader.safetensors"
+    bad.write_bytes(b"not a reader")
+    pipe = ScriptedPipeline()
+    store = MemoryStore()
+    app = build_app(tmp_path, pipeline=pipe, store=store)
+    app.settings.followup.reader = str(bad)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        await ask(pilot)
+        await finish(pilot)
+        # a turn the rules alone cannot read, so the reader is asked
+        await ask(pilot, "I'm putting this in front of a class of thirteen-year-olds next week.")
+        await finish(pilot)
+        failed = _turns(app)[-1]
+        assert failed.error is not None and "turn reader" in text_of(failed)
+
+    try:
+        run(app, flow)
+    finally:
+        from assistant.understand.facet_judge import shared_judge
+
+        shared_judge().reader_choice = "bundled"
+    (info,) = store.list_sessions()
+    assert len(store.turns(info.id)) == 1 and len(pipe.calls) == 1

@@ -146,10 +146,21 @@ class FacetJudge:
         choice = self.reader_choice.strip()
         if choice.lower() == "off":
             return None
+        if choice.lower() != "bundled":
+            # a reader the user named (followup.reader, --reader): one that cannot load is
+            # an error to show, not a silent fall-back to the rules
+            try:
+                return shared_reader(Path(choice).expanduser())
+            except ModelError as exc:
+                raise ModelError(
+                    exc.message,
+                    hint="followup.reader in config.yaml (or --reader) names this file; set "
+                    "it to `bundled`, to `off`, or to a reader `sphere train turn-reader` wrote",
+                ) from None
         try:
-            return shared_reader(None if choice.lower() == "bundled" else Path(choice).expanduser())
+            return shared_reader(None)
         except ModelError:
-            return None
+            return None  # the rules and the turn-kind model read alone
 
     def side(self, turn: str, topic: str) -> tuple[str, float] | None:
         """The side (pro, con or both) the trained side reader reads in a request for one
