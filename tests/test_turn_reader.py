@@ -463,3 +463,26 @@ def test_a_reader_file_that_cannot_load_is_a_clear_error(tmp_path: Path) -> None
     )
     assert got.returncode != 0 and "Traceback" not in got.stderr
     assert "turn reader" in got.stderr and "followup.reader" in got.stderr
+
+
+def test_an_out_path_that_cannot_be_written_is_refused_before_training() -> None:
+    got = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "assistant.cli",
+            "train",
+            "turn-reader",
+            "--data",
+            str(DATA / "conversation_dev.jsonl"),
+            "--out",
+            "/proc/no-such-folder/r.safetensors",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        check=False,
+        timeout=120,
+    )
+    assert got.returncode == 2 and "cannot write" in got.stderr and "Traceback" not in got.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -306,6 +307,13 @@ def turn_reader_command(
     target = out or cache / "turn-reader" / "turn_reader.safetensors"
     if target.suffix != ".safetensors":
         raise InputError(f"--out must end in .safetensors: {target}")
+    try:  # before minutes of training, not after
+        target.parent.mkdir(parents=True, exist_ok=True)
+        writable = os.access(target.parent, os.W_OK)
+    except OSError:
+        writable = False
+    if not writable:
+        raise InputError(f"--out: cannot write in {target.parent}")
     run = reader_train.train(
         cfg,
         files,
