@@ -66,15 +66,16 @@ def test_sessions_show_is_the_thread(thread: int, capsys: pytest.CaptureFixture[
     blocks = _blocks(_run(["sessions", "show", str(thread)], capsys))
     assert [b.split(" · ")[0] for b in blocks] == [f"[{n}] turn {n + 1}" for n in range(1, 6)]
     first, reply, more, spanish, nuclear = blocks
-    assert "follows turn" not in first and "new thread" not in first and "For: " in first
+    assert "follows " not in first and "new thread" not in first and "For: " in first
     # the question about the answer: what it asked, and the answer itself, no claims
-    assert "\n  follows turn 2: about reference [1]\n" in reply
+    # the turn followed by its place in the session, as the app and the export name it
+    assert "\n  follows [1] (turn 2): about reference [1]\n" in reply
     assert "A (from the session log, no new search):\n    [1] " in reply
     assert "under Claim " in reply and "quote: “" in reply
     assert "For: " not in reply and "Against: " not in reply
-    assert "\n  follows turn 2: + page both\n" in more
-    assert "\n  follows turn 4: + constraint language es\n" in spanish
-    assert "\n  new thread: a new topic" in nuclear and "follows turn" not in nuclear
+    assert "\n  follows [1] (turn 2): + page both\n" in more
+    assert "\n  follows [3] (turn 4): + constraint language es\n" in spanish
+    assert "\n  new thread: a new topic" in nuclear and "follows " not in nuclear
     assert "Q: Is nuclear power safe?" in nuclear
 
 

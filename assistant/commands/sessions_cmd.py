@@ -98,13 +98,20 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
     if isinstance(stance, dict) and stance.get("path"):
         click.echo(f"  stance model {stance['path']} (sha256 {stance.get('sha256') or '?'})")
     click.echo(f"  created {info.created} · updated {info.updated} · {info.turns} turns")
+    place = {t.id: n for n, t in enumerate(turns, 1)}
     for n, t in enumerate(turns, 1):
         click.echo("")
         click.echo(f"[{n}] turn {t.id} · {t.created} · {t.status}")
         follows = t.result.plan.follows
         if follows is not None:
             changes = follow_changes(t.result.plan)
-            click.echo(f"  follows turn {follows}" + (f": {changes}" if changes else ""))
+            # by its place in the session, as the app and the export name it, and its id
+            which = (
+                f"[{place[follows]}] (turn {follows})"
+                if follows in place
+                else f"turn {follows} (not in this session)"
+            )
+            click.echo(f"  follows {which}" + (f": {changes}" if changes else ""))
         elif n > 1:
             click.echo("  new thread: a new topic, not a follow-up of an earlier turn")
         click.echo(f"  Q: {_one_line(t.result.question, 100)}")
