@@ -19,6 +19,18 @@ from assistant.understand.followup import EDITS, resolve
 DATA = Path(__file__).parent / "data"
 
 
+def _sphere(*args: str, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    """``sphere ARGS`` in a child process, offline: its exit code and output."""
+    return subprocess.run(
+        [sys.executable, "-m", "assistant.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        check=False,
+        timeout=timeout,
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "start", "end", "want"),
     [
@@ -205,57 +217,24 @@ def test_with_the_reader_off_the_resolver_reads_as_before() -> None:
 
 
 def test_bad_reader_settings_are_clear_errors() -> None:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    bad = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "assistant.cli",
-            "eval",
-            "conversation",
-            "--data",
-            str(DATA / "conversation_dev.jsonl"),
-            "--use",
-            "nonsense=1",
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
+    bad = _sphere(
+        "eval",
+        "conversation",
+        "--data",
+        str(DATA / "conversation_dev.jsonl"),
+        "--use",
+        "nonsense=1",
     )
     assert bad.returncode == 2 and "NAME=VALUE" in bad.stderr and "Traceback" not in bad.stderr
-    test_set = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "assistant.cli",
-            "train",
-            "turn-reader",
-            "--data",
-            str(DATA / "conversation_test.jsonl"),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    test_set = _sphere("train", "turn-reader", "--data", str(DATA / "conversation_test.jsonl"))
     assert test_set.returncode == 2 and "test set" in test_set.stderr
-    missing = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "assistant.cli",
-            "eval",
-            "conversation",
-            "--data",
-            str(DATA / "conversation_dev.jsonl"),
-            "--reader",
-            "/nonexistent/r.safetensors",
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
+    missing = _sphere(
+        "eval",
+        "conversation",
+        "--data",
+        str(DATA / "conversation_dev.jsonl"),
+        "--reader",
+        "/nonexistent/r.safetensors",
     )
     assert missing.returncode == 2 and "no turn reader" in missing.stderr
 
@@ -444,45 +423,22 @@ def test_the_shipped_reader_reads_phrasings_in_no_set(
 def test_a_reader_file_that_cannot_load_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "r.safetensors"
     bad.write_bytes(b"not a reader")
-    got = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "assistant.cli",
-            "eval",
-            "conversation",
-            "--data",
-            str(DATA / "conversation_dev.jsonl"),
-            "--reader",
-            str(bad),
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "HF_HUB_OFFLINE": "1"},
-        check=False,
+    got = _sphere(
+        "eval", "conversation", "--data", str(DATA / "conversation_dev.jsonl"), "--reader", str(bad)
     )
     assert got.returncode != 0 and "Traceback" not in got.stderr
     assert "turn reader" in got.stderr and "followup.reader" in got.stderr
 
 
 def test_an_out_path_that_cannot_be_written_is_refused_before_training() -> None:
-    got = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "assistant.cli",
-            "train",
-            "turn-reader",
-            "--data",
-            str(DATA / "conversation_dev.jsonl"),
-            "--out",
-            "/proc/no-such-folder/r.safetensors",
-            "--no-progress",
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "HF_HUB_OFFLINE": "1"},
-        check=False,
+    got = _sphere(
+        "train",
+        "turn-reader",
+        "--data",
+        str(DATA / "conversation_dev.jsonl"),
+        "--out",
+        "/proc/no-such-folder/r.safetensors",
+        "--no-progress",
         timeout=120,
     )
     assert got.returncode == 2 and "cannot write" in got.stderr and "Traceback" not in got.stderr

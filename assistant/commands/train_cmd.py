@@ -1,10 +1,11 @@
-"""``sphere train stance``: retrain the stance model from the public stance data."""
+"""``sphere train stance | turn-kind | turn-reader``: retrain the shipped models."""
 
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -15,6 +16,20 @@ from assistant.errors import InputError
 @click.group("train")
 def train_group() -> None:
     """Train Sphere's models on this machine."""
+
+
+def _resumable(f: Any) -> Any:
+    """--max-steps and --checkpoint-seconds, for a training run that resumes."""
+    f = click.option(
+        "--checkpoint-seconds",
+        type=click.FloatRange(0),
+        default=120.0,
+        show_default=True,
+        help="seconds between checkpoints",
+    )(f)
+    return click.option(
+        "--max-steps", type=click.IntRange(1), help="stop after this many steps (a trial)"
+    )(f)
 
 
 @train_group.command("stance")
@@ -42,14 +57,7 @@ def train_group() -> None:
     type=click.Path(path_type=Path),
     help="checkpoints for resuming (default: <cache_dir>/stance-train)",
 )
-@click.option("--max-steps", type=click.IntRange(1), help="stop after this many steps (a trial)")
-@click.option(
-    "--checkpoint-seconds",
-    type=click.FloatRange(0),
-    default=120.0,
-    show_default=True,
-    help="seconds between checkpoints",
-)
+@_resumable
 @click.option(
     "--init",
     "init",
@@ -128,9 +136,9 @@ def train_stance_command(
             head_lr=cfg.head_lr * cfg.lr / TrainConfig().lr,
         )
     settings = ctx.settings
-    out = out or Path(settings.cache_dir).expanduser() / "stance" / "stance-minilm.safetensors"
-    if out.suffix != ".safetensors":
-        raise InputError(f"--out must end in .safetensors: {out}")
+    out = _artifact_target(
+        out or Path(settings.cache_dir).expanduser() / "stance" / "stance-minilm.safetensors"
+    )
     state = state_dir or Path(settings.cache_dir).expanduser() / "stance-train"
     result = train(
         cfg,
@@ -162,6 +170,21 @@ def train_stance_command(
         f"dev score {result.dev['score']}, "
         f"temperature {result.dev['temperature']}, {summary['minutes']} min)"
     )
+
+
+def _artifact_target(out: Path) -> Path:
+    """``--out`` checked before minutes of training, not after: a .safetensors file in a
+    folder that can be written."""
+    if out.suffix != ".safetensors":
+        raise InputError(f"--out must end in .safetensors: {out}")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        writable = os.access(out.parent, os.W_OK)
+    except OSError:
+        writable = False
+    if not writable:
+        raise InputError(f"--out: cannot write in {out.parent}")
+    return out
 
 
 def _dialogue_files(data: tuple[Path, ...], what: str) -> list[Path]:
@@ -252,14 +275,7 @@ def turn_kind_command(
     help="checkpoints for resuming, and the cross-check's fold models "
     "(default: <cache_dir>/turn-reader-train)",
 )
-@click.option("--max-steps", type=click.IntRange(1), help="stop after this many steps (a trial)")
-@click.option(
-    "--checkpoint-seconds",
-    type=click.FloatRange(0),
-    default=120.0,
-    show_default=True,
-    help="seconds between checkpoints",
-)
+@_resumable
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 @pass_ctx
@@ -304,16 +320,7 @@ def turn_reader_command(
         )
         click.echo(json.dumps(report, indent=2) if as_json else json.dumps(report))
         return
-    target = out or cache / "turn-reader" / "turn_reader.safetensors"
-    if target.suffix != ".safetensors":
-        raise InputError(f"--out must end in .safetensors: {target}")
-    try:  # before minutes of training, not after
-        target.parent.mkdir(parents=True, exist_ok=True)
-        writable = os.access(target.parent, os.W_OK)
-    except OSError:
-        writable = False
-    if not writable:
-        raise InputError(f"--out: cannot write in {target.parent}")
+    target = _artifact_target(out or cache / "turn-reader" / "turn_reader.safetensors")
     run = reader_train.train(
         cfg,
         files,

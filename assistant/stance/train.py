@@ -299,6 +299,47 @@ def optimizer(
     return opt, torch.optim.lr_scheduler.LambdaLR(opt, lr_factor)
 
 
+def seed_everything(seed: int) -> None:
+    """Python's, NumPy's and torch's generators, for a run that repeats."""
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def save_training_state(path: Path, net: Any, opt: Any, sched: Any, **extra: Any) -> None:
+    """A resumable checkpoint, written atomically: weights, optimizer, schedule, torch's
+    generator and ``extra`` (step, history, ...)."""
+    import torch
+
+    _atomic_save(
+        {
+            "model": net.state_dict(),
+            "opt": opt.state_dict(),
+            "sched": sched.state_dict(),
+            "torch_rng": torch.get_rng_state(),
+            **extra,
+        },
+        path,
+    )
+
+
+def restore_training_state(path: Path, net: Any, opt: Any, sched: Any) -> dict[str, Any] | None:
+    """Load a :func:`save_training_state` checkpoint into ``net``, ``opt``, ``sched`` and
+    torch's generator; its other entries, or None when there is none."""
+    import torch
+
+    if not path.exists():
+        return None
+    st = torch.load(path, weights_only=False)
+    net.load_state_dict(st.pop("model"))
+    opt.load_state_dict(st.pop("opt"))
+    sched.load_state_dict(st.pop("sched"))
+    torch.set_rng_state(st.pop("torch_rng"))
+    return dict(st)
+
+
 def optimizer_step(loss: Any, net: Any, opt: Any, sched: Any) -> None:
     """Back-propagate ``loss``, clip the gradient norm at 1, step and schedule."""
     import torch
@@ -362,9 +403,7 @@ def train(
         f"{'bf16' if bf16 else 'fp32'} on {torch.get_num_threads()} threads"
     )
 
-    random.seed(cfg.seed)
-    np.random.seed(cfg.seed)
-    torch.manual_seed(cfg.seed)
+    seed_everything(cfg.seed)
     net, tok = load_base(base)
     if init is not None:
         from assistant.stance.artifact import apply_artifact, read_card
@@ -390,29 +429,22 @@ def train(
     ckpt = state_dir / "state.pt"
     step, history = 0, []
     best_epoch, best_score = -1, -1.0
-    if ckpt.exists():
-        st = torch.load(ckpt, weights_only=False)
-        net.load_state_dict(st["model"])
-        opt.load_state_dict(st["opt"])
-        sched.load_state_dict(st["sched"])
-        torch.set_rng_state(st["torch_rng"])
+    st = restore_training_state(ckpt, net, opt, sched)
+    if st is not None:
         step, history = int(st["step"]), list(st["history"])
         best_epoch, best_score = int(st["best_epoch"]), float(st["best_score"])
         log(f"resuming at step {step} of {total}")
 
     def save_state() -> None:
-        _atomic_save(
-            {
-                "model": net.state_dict(),
-                "opt": opt.state_dict(),
-                "sched": sched.state_dict(),
-                "torch_rng": torch.get_rng_state(),
-                "step": step,
-                "history": history,
-                "best_epoch": best_epoch,
-                "best_score": best_score,
-            },
+        save_training_state(
             ckpt,
+            net,
+            opt,
+            sched,
+            step=step,
+            history=history,
+            best_epoch=best_epoch,
+            best_score=best_score,
         )
 
     ce = torch.nn.CrossEntropyLoss()

@@ -2621,6 +2621,7 @@ class _Turn:
     def __init__(self, judge: FacetJudge | None, raw: str, previous: QueryPlan) -> None:
         self.judge, self.raw, self.previous = judge, raw, previous
         self._reading: Any = ...
+        self._kinds: dict[str, dict[str, float] | None] = {}
 
     def reading(self) -> Any:
         if self._reading is ...:
@@ -2643,7 +2644,12 @@ class _Turn:
 
     def kinds(self, text: str) -> dict[str, float] | None:
         """The mixed distribution over the edit kinds (:meth:`kind`), or None when neither
-        model gives one."""
+        model gives one; computed once per text."""
+        if text not in self._kinds:
+            self._kinds[text] = self._mixed(text)
+        return self._kinds[text]
+
+    def _mixed(self, text: str) -> dict[str, float] | None:
         judge = self.judge
         if judge is None:
             return None

@@ -47,7 +47,14 @@ import numpy as np
 
 from assistant.errors import InputError
 from assistant.stance.data import file_sha256
-from assistant.stance.train import ThreadTuner, _atomic_save, optimizer, optimizer_step
+from assistant.stance.train import (
+    ThreadTuner,
+    optimizer,
+    optimizer_step,
+    restore_training_state,
+    save_training_state,
+    seed_everything,
+)
 from assistant.understand.reader import (
     DIMENSIONS,
     FORMAT,
@@ -225,9 +232,7 @@ def train(
         json.dumps({"config": asdict(cfg), "data": hashes, "tag": tag}, indent=1), encoding="utf-8"
     )
     torch.set_num_threads(usable_cpus())
-    random.seed(cfg.seed)
-    np.random.seed(cfg.seed)
-    torch.manual_seed(cfg.seed)
+    seed_everything(cfg.seed)
     net, tok = load_base(base)
     net.freeze_embeddings()
     net.train()
@@ -243,29 +248,15 @@ def train(
     )
     ckpt = run_dir / "state.pt"
     step, history = 0, []
-    if ckpt.exists():
-        st = torch.load(ckpt, weights_only=False)
-        net.load_state_dict(st["model"])
-        opt.load_state_dict(st["opt"])
-        sched.load_state_dict(st["sched"])
-        torch.set_rng_state(st["torch_rng"])
+    st = restore_training_state(ckpt, net, opt, sched)
+    if st is not None:
         step, history = int(st["step"]), list(st["history"])
         log(f"resuming at step {step} of {total}")
     else:
         log(f"run {run_id}: {len(rows)} turns of {len(files)} files, {total} steps")
 
     def save_state() -> None:
-        _atomic_save(
-            {
-                "model": net.state_dict(),
-                "opt": opt.state_dict(),
-                "sched": sched.state_dict(),
-                "torch_rng": torch.get_rng_state(),
-                "step": step,
-                "history": history,
-            },
-            ckpt,
-        )
+        save_training_state(ckpt, net, opt, sched, step=step, history=history)
 
     ce = torch.nn.CrossEntropyLoss(ignore_index=-100)
     bar = tqdm(
