@@ -36,14 +36,26 @@ def _wait_for(session: str, *needles: str, timeout: float = 300) -> str:
         screen = _tmux("capture-pane", "-t", session, "-p")
         if all(n in screen for n in needles):
             return screen
+        if _pane(session, "pane_dead") == "1":
+            status = _pane(session, "pane_dead_status") or _pane(session, "pane_dead_signal")
+            history = _tmux("capture-pane", "-t", session, "-p", "-S", "-")
+            raise AssertionError(
+                f"the app exited (status {status!r}) while we waited for "
+                f"{needles!r}; its pane was:\n{history}"
+            )
         time.sleep(0.5)
     raise AssertionError(f"timed out waiting for {needles!r}; screen was:\n{screen}")
+
+
+def _pane(session: str, field: str) -> str:
+    """One of tmux's format fields for the session's pane (``pane_dead``, ...)."""
+    return _tmux("display-message", "-p", "-t", session, f"#{{{field}}}").strip()
 
 
 def _exit_screen(session: str, timeout: float = 60) -> str:
     """The pane's text, with its history, once the app's process has exited."""
     deadline = time.time() + timeout
-    while _tmux("display-message", "-p", "-t", session, "#{pane_dead}").strip() != "1":
+    while _pane(session, "pane_dead") != "1":
         if time.time() > deadline:
             raise AssertionError("the app did not exit")
         time.sleep(0.5)
@@ -154,7 +166,7 @@ def test_app_killed_mid_answer_keeps_earlier_turns(tmp_path: Path, demo_indexes:
     # the model writes the summaries: an answer takes seconds, so the kill lands mid-answer
     env = {**_env(tmp_path, demo_indexes), "SPHERE_LLM__USE": "always"}
     session = f"sphere-kill-{os.getpid()}"
-    _start_app(session, env, tmp_path)
+    _start_app(session, env, tmp_path, keep_pane=True)
     try:
         _wait_for(session, "Ask a question", timeout=180)
         _tmux("send-keys", "-t", session, "Should school uniforms be mandatory?", "Enter")
@@ -171,10 +183,12 @@ def test_app_killed_mid_answer_keeps_earlier_turns(tmp_path: Path, demo_indexes:
         _wait_for(session, "Esc to cancel", "Local summaries", timeout=120)
         pid = int(_tmux("display-message", "-p", "-t", session, "#{pane_pid}").strip())
         os.kill(pid, signal.SIGKILL)
+        # the pane stays after its process (remain-on-exit): tmux marks it dead once the
+        # process has gone, and says by which signal
         deadline = time.time() + 30
-        while time.time() < deadline and _alive(pid):
+        while time.time() < deadline and _pane(session, "pane_dead") != "1":
             time.sleep(0.1)
-        assert not _alive(pid), "the app survived SIGKILL"
+        assert _pane(session, "pane_dead") == "1", "the app survived SIGKILL"
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
     conn = sqlite3.connect(db)
@@ -195,11 +209,3 @@ def test_app_killed_mid_answer_keeps_earlier_turns(tmp_path: Path, demo_indexes:
     )
     assert listing.returncode == 0, listing.stderr
     assert "uniforms" in listing.stdout.lower()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True

@@ -91,6 +91,45 @@ async def finish(pilot: Pilot[None]) -> None:
 # ---------------------------------------------------------------- asking
 
 
+def test_progress_reported_while_the_panel_is_still_mounting() -> None:
+    """A worker's first report can beat the panel's own mounting (the real app crashed on
+    ``No nodes match 'ProgressBar'`` when a second question's "reading the question" came
+    in that gap): the report is kept and shown once the panel is mounted."""
+    from textual.app import App, ComposeResult
+    from textual.containers import Vertical
+    from textual.widgets import ProgressBar
+
+    from assistant.models import Progress
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Vertical(id="box")
+
+    async def main() -> None:
+        app = Host()
+        async with app.run_test(size=SIZE) as pilot:
+            panel = ProgressPanel(clock=lambda: 0.0)
+            mounting = app.query_one("#box").mount(panel)
+            # the report arrives before the panel's children are in the DOM
+            panel.update_progress(Progress("retrieving", 1, 2, "searching the index"))
+            await mounting
+            await pilot.pause()
+            shown = text_of(panel)
+            assert "● Retrieving 1/2" in shown and "✓ Understanding" in shown
+            assert "searching the index" in shown
+            assert panel.query_one(ProgressBar).progress > 0
+            # and a turn that fails at once stops a panel that is still mounting
+            clock = FixedClock(10.0)
+            early = ProgressPanel(clock=clock)
+            mounting = app.query_one("#box").mount(early)
+            clock.now = 12.5
+            assert early.stop() == 2.5
+            await mounting
+            await pilot.pause()
+
+    asyncio.run(main())
+
+
 def test_ask_shows_progress_then_two_columns_and_commits(tmp_path: Path) -> None:
     gate = threading.Event()
     pipe = ScriptedPipeline(gate=gate)

@@ -43,6 +43,7 @@ class ProgressPanel(Vertical):
         self._started = clock()
         self._current: Progress | None = None
         self._timer: Timer | None = None
+        self._stopped = False
 
     def compose(self) -> ComposeResult:
         yield Static(stepper(None), classes="stepper")
@@ -53,7 +54,10 @@ class ProgressPanel(Vertical):
 
     def on_mount(self) -> None:
         self._tick()
-        self._timer = self.set_interval(0.25, self._tick)
+        if not self._stopped:
+            self._timer = self.set_interval(0.25, self._tick)
+        if self._current is not None:  # progress that came before the panel was mounted
+            self._show(self._current)
 
     @property
     def elapsed(self) -> float:
@@ -85,7 +89,13 @@ class ProgressPanel(Vertical):
                 inner.percentage = self.query_one(ProgressBar).percentage  # type: ignore[attr-defined]
 
     def update_progress(self, progress: Progress) -> None:
+        """Show ``progress``. A worker's first report can arrive while the panel is still
+        being mounted (its bar not yet in the DOM): it is kept and shown on mount."""
         self._current = progress
+        if self.is_mounted:
+            self._show(progress)
+
+    def _show(self, progress: Progress) -> None:
         self.query_one(".stepper", Static).update(stepper(progress))
         self.query_one(ProgressBar).update(progress=round(overall_fraction(progress) * 1000))
         detail = self.query_one(".detail", Static)
@@ -95,7 +105,9 @@ class ProgressPanel(Vertical):
 
     def stop(self) -> float:
         """Stop the clock; return the elapsed seconds."""
+        self._stopped = True
         if self._timer is not None:
             self._timer.stop()
-        self._tick()
+        if self.is_mounted:  # a turn can fail before its panel has finished mounting
+            self._tick()
         return self.elapsed
