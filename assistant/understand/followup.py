@@ -876,11 +876,11 @@ def _says_verb(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
     """The side a verb names ("the side that says keep them"), and where its phrase starts."""
     m = _SAYS_VERB.search(q)
     topic = {_stem(w) for w in _words(previous.root_query or previous.question)}
+    poles = _pole_stems()
     if m is not None and m.group("o"):
         # the verb's object is a pronoun or the topic's own words ("those who want to keep
         # tipping" after "should tipping be abolished?"), not a claim of its own
         obj = [w for w in _content(m.group("o")) if w not in fw.POINTERS]
-        poles = _pole_stems()
         verb = _stem(m.group("v"))
         if (
             any(_stem(w) not in topic for w in obj)
@@ -892,7 +892,6 @@ def _says_verb(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
     if m is None:
         return None
     v = _stem(m.group("v"))
-    poles = _pole_stems()
     for mine, other in (poles, poles[::-1]):
         if v in mine and topic & mine:
             return "pro", m.start()
