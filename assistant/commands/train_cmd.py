@@ -44,7 +44,18 @@ def _resumable(f: Any) -> Any:
     type=click.Path(path_type=Path),
     help="Perspectrum perspectrum_with_answers_v1.0.json (its train split trains, dev chooses)",
 )
-@click.option("--sources", help="comma-separated stance sources (default: all eight)")
+@click.option(
+    "--written",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="the written corpus folder (tests/data/stance_corpus: train.jsonl, dev.jsonl)",
+)
+@click.option("--sources", help="comma-separated stance sources (default: all eleven)")
+@click.option(
+    "--caps",
+    metavar="SOURCE=N,...",
+    help="at most N training rows of a source each epoch (default ibm_argq30k=12000,…)",
+)
+@click.option("--max-len", type=click.IntRange(32, 512), help="tokens a pair is read to (128)")
 @click.option("--epochs", type=click.IntRange(1, 50), help="passes over the training items")
 @click.option("--seed", type=int, help="random seed (default 13)")
 @click.option(
@@ -77,7 +88,10 @@ def train_stance_command(
     ctx: Context,
     data_dir: Path,
     perspectrum: Path | None,
+    written: Path | None,
     sources: str | None,
+    caps: str | None,
+    max_len: int | None,
     epochs: int | None,
     seed: int | None,
     out: Path | None,
@@ -107,6 +121,12 @@ def train_stance_command(
                 hint=f"choose from {', '.join(SOURCES)}",
             )
         cfg = replace(cfg, sources=chosen)
+    if caps:
+        cfg = replace(cfg, caps=_caps(caps))
+    if max_len:
+        cfg = replace(cfg, max_len=max_len)
+    if written is not None and not written.is_dir():
+        raise InputError(f"--written: no folder at {written}")
     if perspectrum is None:
         cfg = replace(cfg, perspectrum=False)
     elif not perspectrum.is_file():
@@ -152,6 +172,7 @@ def train_stance_command(
         max_steps=max_steps,
         checkpoint_seconds=checkpoint_seconds,
         init=init,
+        written=written,
     )
     summary = {
         "run_id": result.run_id,
@@ -170,6 +191,17 @@ def train_stance_command(
         f"dev score {result.dev['score']}, "
         f"temperature {result.dev['temperature']}, {summary['minutes']} min)"
     )
+
+
+def _caps(spec: str) -> dict[str, int]:
+    """``ibm_argq30k=3000,sick=300`` as a dict, or an InputError naming the bad part."""
+    out: dict[str, int] = {}
+    for part in (p.strip() for p in spec.split(",") if p.strip()):
+        name, sep, n = part.partition("=")
+        if not sep or not n.strip().isdigit():
+            raise InputError(f"--caps: {part!r} is not SOURCE=N")
+        out[name.strip()] = int(n)
+    return out
 
 
 def _artifact_target(out: Path) -> Path:

@@ -37,7 +37,8 @@ texts the model is most confident about; ``no_side`` — texts the model
 says take neither side (its own abstention); ``side_precision_decided`` —
 accuracy on the texts it does place; ``accuracy`` / ``macro_f1`` — three-way
 (supports / opposes / neither) where the data has "none" rows, else the two
-sides. ``ece`` — expected calibration error of the side probability (0–1).
+sides; ``accuracy_pro|con|none`` — the same per gold label (its recall).
+``ece`` — expected calibration error of the side probability (0–1).
 
 Output (``--json``)::
 
@@ -169,7 +170,11 @@ def perspectrum_cases(data: Path, pool: Path | None) -> list[Case]:
     return cases
 
 
-def stance_cases(data: Path, split: str) -> list[Case]:
+def stance_cases(data: Path, split: str, *, own_claims: bool = False) -> list[Case]:
+    """Rows of ``split`` judged against Sphere's own two claims for the topic, or, with
+    ``own_claims``, against the row's own (the written corpus's ``claim_a``/``claim_b``;
+    rows without them are left out). A row with a writing ``shape`` is scored in the
+    task ``<source>:<shape>``, so figures come per shape as well as per source."""
     from assistant.stance.corpus import split_rows
 
     rows = split_rows(read_stance_jsonl(data), split)
@@ -177,7 +182,14 @@ def stance_cases(data: Path, split: str) -> list[Case]:
         raise DataError(
             f"{data} has no rows in split {split!r}", hint="use --split train|dev|test|all"
         )
-    return [Case(r.topic, claim_pair(r.topic), r.text, r.label, r.source, r.group) for r in rows]
+    cases = []
+    for r in rows:
+        if own_claims and r.claims is None:
+            continue
+        claims = r.claims if own_claims and r.claims is not None else claim_pair(r.topic)
+        task = f"{r.source}:{r.shape}" if r.shape else r.source
+        cases.append(Case(r.topic, claims, r.text, r.label, task, r.group))
+    return cases
 
 
 # --------------------------------------------------------------------------- methods
@@ -211,29 +223,27 @@ def claim_margin_probs(cases: Sequence[Case]) -> np.ndarray:
 
 
 def model_probs(model: Any, cases: Sequence[Case], *, whole: bool) -> np.ndarray:
-    """(n, 3) side probabilities (A, B, neither) of the stance model for every case."""
-    from assistant.summarize.evidence import sentence_spans
+    """(n, 3) side probabilities (A, B, neither) of the stance model for every case.
+
+    A case's text is cut into the passages an index would hold (the product's
+    chunker at its default size) and judged as the product judges a document
+    (:meth:`StanceModel.judge_documents`); with ``whole``, the text is one passage
+    (up to the model's ``max_len`` tokens, its middle cut when longer).
+    """
+    from assistant.ingest.chunk import chunk_text
 
     out = np.zeros((len(cases), 3))
     by: dict[tuple[str, tuple[str, str]], list[int]] = {}
     for i, c in enumerate(cases):
         by.setdefault((c.question, c.claims), []).append(i)
     for (question, claims), idx in by.items():
-        if whole:
-            js = model.sides(question, claims, [cases[i].text for i in idx])
-            for i, j in zip(idx, js, strict=True):
-                out[i] = j.p
-            continue
-        sents: list[str] = []
-        owner: list[int] = []
-        for k, i in enumerate(idx):
-            spans = sentence_spans(cases[i].text) or [(0, len(cases[i].text))]
-            for s, e in spans:
-                sents.append(cases[i].text[s:e])
-                owner.append(k)
-        docs, _ = model.document_sides(question, claims, sents, owner, len(idx))
-        for i, j in zip(idx, docs, strict=True):
-            out[i] = j.p
+        docs = []
+        for i in idx:
+            text = cases[i].text
+            docs.append([text] if whole else [text[s:e] for s, e in chunk_text(text)] or [text])
+        judged = model.judge_documents(question, claims, docs)
+        for i, j in zip(idx, judged, strict=True):
+            out[i] = j.side.p
     return out
 
 
@@ -264,6 +274,12 @@ def metrics(probs: np.ndarray, cases: Sequence[Case]) -> dict[str, float]:
     pred = np.argmax(probs, axis=1) if has_none else pred_side
     labels = (0, 1, NONE) if has_none else (0, 1)
     out["accuracy"] = round(100.0 * float((pred == gold).mean()), 2)
+    for lab in labels:  # accuracy per gold label (its recall), as the issue reports it
+        m = gold == lab
+        if m.any():
+            out[f"accuracy_{('pro', 'con', 'none')[lab]}"] = round(
+                100.0 * float((pred[m] == lab).mean()), 2
+            )
     f1s = []
     for lab in labels:
         tp = float(((pred == lab) & (gold == lab)).sum())
@@ -371,7 +387,11 @@ def stance_command(
         result = evaluate({"": perspectrum_cases(data, pool)}, methods, main_task="test")
         main = "test"
     else:
-        result = evaluate({"": stance_cases(data, split)}, methods)
+        sets = {"": stance_cases(data, split)}
+        own = stance_cases(data, split, own_claims=True)
+        if own:
+            sets["own_claims"] = own
+        result = evaluate(sets, methods)
         main = split
     out = {
         "benchmark": "stance",

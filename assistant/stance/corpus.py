@@ -24,6 +24,17 @@ pairs a text with another topic of its source and is labelled "neither".
 A share ``negation_rate`` of sided items has its one clause negated (or its
 one negation removed, :func:`~assistant.stance.data.negate`) and its label
 flipped, so the model must read the negation rather than the topic words.
+
+**Paragraphs** (round 10): the paragraph-length sources (ArguAna's idebate.org
+points, counters and introductions, debatewise, ProCon) and the written corpus
+(``tests/data/stance_corpus/``: documents written for training in the shapes
+where a sentence-trained model fails — a story first, a concession first, a
+rebuttal that quotes the other side, a hedged report, an op-ed, a neutral
+explainer). A written document brings its own two claims: for a share
+``own_claims_rate`` of its items they are the pair (either order), as an
+answer's two claims are often two positions rather than "X" and "not X".
+Items of the shapes in ``weights`` (rebuttals and concessions: most of their
+words argue the other side) count that many times in the loss.
 """
 
 from __future__ import annotations
@@ -50,7 +61,7 @@ from assistant.stance.data import (
 
 NONE = LABEL_ID["none"]
 VIEWPOINT_MAX_WORDS = 25  # a viewpoint used as a claim is a short statement
-SOURCES = (
+SENTENCE_SOURCES = (
     "ibm_argq30k",
     "ibm_claim_stance",
     "ibm_kpa2021",
@@ -60,6 +71,10 @@ SOURCES = (
     "arct",
     "sick",
 )
+PARAGRAPH_SOURCES = ("arguana", "debatewise", "procon")
+SOURCES = SENTENCE_SOURCES + PARAGRAPH_SOURCES
+WRITTEN = "written"  # the source name of the written corpus's rows
+WRITTEN_SPLITS = ("train", "dev")  # its files; test.jsonl is sealed: never read here
 # headline claim pairs (pro first), read together with the topic (data.frame)
 ABSTRACT_PAIRS = (
     ("For.", "Against."),
@@ -81,6 +96,8 @@ class Item:
     text: str
     label: int
     source: str
+    weight: float = 1.0
+    shape: str = ""
 
     @property
     def claims(self) -> tuple[str, str]:
@@ -121,9 +138,13 @@ def split_rows(rows: Sequence[Row], split: str) -> list[Row]:
 
 
 def load_corpus(
-    stance_dir: Path, perspectrum: Path | None, sources: Sequence[str] = SOURCES
+    stance_dir: Path,
+    perspectrum: Path | None,
+    sources: Sequence[str] = SOURCES,
+    written: Path | None = None,
 ) -> Corpus:
-    """Train and dev rows of the chosen sources (see the module docstring)."""
+    """Train and dev rows of the chosen sources (see the module docstring); with
+    ``written``, the written corpus's ``train.jsonl`` and ``dev.jsonl`` in that folder."""
     if not stance_dir.is_dir():
         raise DataError(
             f"stance data folder not found: {stance_dir}",
@@ -152,6 +173,17 @@ def load_corpus(
                 corpus.hashes[p.name] = file_sha256(p)
         corpus.train += [r for r in rows if r.split == "train"]
         corpus.dev += [r for r in rows if r.split == "dev"]
+    if written is not None:
+        for split in WRITTEN_SPLITS:
+            path = written / f"{split}.jsonl"
+            if not path.exists():
+                raise DataError(
+                    f"written corpus file not found: {path}",
+                    hint="pass --written tests/data/stance_corpus (train.jsonl and dev.jsonl)",
+                )
+            rows = [r for r in read_stance_jsonl(path) if r.split == split]
+            corpus.hashes[f"{WRITTEN}/{path.name}"] = file_sha256(path)
+            (corpus.train if split == "train" else corpus.dev).extend(rows)
     if not corpus.train:
         raise DataError("no training rows in the chosen sources")
     return corpus
@@ -165,6 +197,8 @@ def make_items(
     offtopic_rate: float = 0.0,
     viewpoint_rate: float = 0.0,
     negation_rate: float = 0.0,
+    own_claims_rate: float = 0.0,
+    weights: dict[str, float] | None = None,
 ) -> list[Item]:
     """One :class:`Item` per row, in order (see the module docstring)."""
     topics: dict[str, list[str]] = defaultdict(list)
@@ -182,7 +216,11 @@ def make_items(
             if other != topic:
                 topic, label = other, NONE
         views = viewpoints(sided.get((r.source, topic)), r.text, rng) if viewpoint_rate else None
-        if views is not None and rng.random() < viewpoint_rate:
+        if r.claims is not None and topic == r.topic and rng.random() < own_claims_rate:
+            a, b = r.claims
+            if rng.random() < 0.5:
+                a, b, label = b, a, flip(label)
+        elif views is not None and rng.random() < viewpoint_rate:
             a, b = views
             if rng.random() < 0.5:  # either order: the pro viewpoint is not always first
                 a, b, label = b, a, flip(label)
@@ -195,7 +233,8 @@ def make_items(
             negated = negate(text)
             if negated is not None:
                 text, label = negated, flip(label)
-        out.append(Item(topic, a, b, text, label, r.source))
+        weight = (weights or {}).get(r.shape, 1.0)
+        out.append(Item(topic, a, b, text, label, r.source, weight, r.shape))
     return out
 
 

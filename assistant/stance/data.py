@@ -4,7 +4,10 @@ Two readers, both strict (a malformed row is a :class:`~assistant.errors.DataErr
 naming the file and line, never a traceback):
 
 * :func:`read_stance_jsonl` — ``../shared/data/stance/*.jsonl`` rows
-  ``{"topic", "text", "label": pro|con|none, "source", "split"}``;
+  ``{"topic", "text", "label": pro|con|none, "source", "split"}``, and the
+  written corpus (``tests/data/stance_corpus/``), whose rows add the document's
+  own two claims (``claim_a``, ``claim_b``; the label is its stance to
+  ``claim_a``) and its writing ``shape``;
 * :func:`read_perspectrum` — Perspectrum claims with their gold perspective
   clusters (SUPPORT / UNDERMINE) and the official claim split.
 
@@ -43,6 +46,10 @@ class Row:
     source: str
     split: str
     group: str  # what must not cross a train/dev boundary (topic, claim or post)
+    # a written document's own two claims (``claim_a``, ``claim_b``; the label is its
+    # stance to ``claim_a``), its writing shape ("rebuttal", "anecdote_first", …)
+    claims: tuple[str, str] | None = None
+    shape: str = ""
 
 
 def file_sha256(path: Path) -> str:
@@ -96,7 +103,12 @@ def read_stance_jsonl(path: Path) -> list[Row]:
         split = str(obj.get("split") or "train").lower()
         source = str(obj.get("source") or path.stem)
         group = _group_of(source, topic, text)
-        rows.append(Row(topic, text, LABEL_ID[label], source, split, group))
+        a, b = obj.get("claim_a"), obj.get("claim_b")
+        claims = None
+        if isinstance(a, str) and isinstance(b, str) and a.strip() and b.strip():
+            claims = (" ".join(a.split()), " ".join(b.split()))
+        shape = str(obj.get("shape") or "")
+        rows.append(Row(topic, text, LABEL_ID[label], source, split, group, claims, shape))
     if not rows:
         raise DataError(f"{path} holds no rows")
     return rows

@@ -9,7 +9,12 @@ embedder's package), applies the shipped artifact
   text for one claim;
 * :meth:`StanceModel.sides` / :meth:`StanceModel.document_sides` — which of
   the plan's two claims a text (or a document, from its sentences) stands
-  under, or neither, calibrated (:mod:`~assistant.stance.side`).
+  under, or neither, calibrated (:mod:`~assistant.stance.side`);
+* :meth:`StanceModel.judge_documents` — the judgment the product uses: each
+  document given as its passages, each passage judged by the model's unit
+  (``unit`` in its card: a model trained on paragraphs reads a passage whole,
+  up to its ``max_len`` tokens; a sentence model reads the passage's sentences
+  and sums them), the document from its passages (:func:`document_sides`).
 
 Judgments are cached by (claim, text), so the retriever, the summarizer and
 the verifier of one answer pay for each sentence once. Inference runs in
@@ -38,11 +43,20 @@ ARTIFACT_NAME = "stance-minilm.safetensors"
 SENTENCE_MAX_LEN = 96
 DOCUMENT_MAX_LEN = 256
 SIDE_LABELS = ("A", "B", "neither")
+UNITS = ("sentence", "passage")
 
 
 def bundled_artifact() -> Path:
     """The artifact shipped inside the package."""
     return Path(str(resources.files("assistant.stance") / "weights" / ARTIFACT_NAME))
+
+
+@dataclass(frozen=True)
+class DocumentJudgement:
+    """A document's side from its passages, and each passage's own."""
+
+    side: SideJudgement
+    passages: list[SideJudgement]
 
 
 @dataclass(frozen=True)
@@ -70,6 +84,13 @@ class StanceModel:
         self.path = path
         self.temperature = float(card.get("temperature", 1.0))
         self.sha256 = str(card.get("sha256", ""))
+        config = card.get("config") or {}
+        # what one judgment reads: a sentence (models trained on sentences, up to E3) or a
+        # passage whole (round 10's paragraph model), and to how many tokens
+        self.unit = str(config.get("unit") or "sentence")
+        if self.unit not in UNITS:
+            raise ModelError(f"{path}: unknown judgment unit {self.unit!r} in the model card")
+        self.max_len = int(config.get("max_len") or DOCUMENT_MAX_LEN)
         self._cache: OrderedDict[tuple[str, str, int], np.ndarray] = OrderedDict()
         self._cache_size = 20000
         self._lock = threading.Lock()
@@ -103,6 +124,7 @@ class StanceModel:
             "sha256": self.sha256,
             "run_id": self.card.get("run_id", ""),
             "temperature": self.temperature,
+            "unit": self.unit,
         }
 
     # ------------------------------------------------------------------ judgments
@@ -203,6 +225,59 @@ class StanceModel:
         z = self.side_logits(question, claims, sentences)
         docs = document_sides(z, np.asarray(owner, np.int64), n_docs, self.temperature)
         return [_judgement(row) for row in docs], softmax(z, self.temperature)
+
+
+    def judge_documents(
+        self, question: str, claims: tuple[str, str], docs: Sequence[Sequence[str]]
+    ) -> list[DocumentJudgement]:
+        """Each document (its passages' texts) placed under claim A, B or neither.
+
+        A passage model judges every passage whole (:meth:`side_logits` at the
+        card's ``max_len``); a sentence model judges the passage's sentences and
+        a passage's side is theirs summed (:func:`document_sides`). A document's
+        side sums its passages the same way: its log-odds are the passages'
+        weighted by how much each takes a side, so a passage of background
+        neither dilutes nor decides it.
+        """
+        from assistant.summarize.evidence import sentence_spans
+
+        units: list[str] = []
+        unit_owner: list[int] = []  # unit -> passage (global index)
+        passage_owner: list[int] = []  # passage -> document
+        for d, passages in enumerate(docs):
+            for text in passages:
+                k = len(passage_owner)
+                passage_owner.append(d)
+                if self.unit == "passage":
+                    units.append(text)
+                    unit_owner.append(k)
+                    continue
+                for s, e in sentence_spans(text) or [(0, len(text))]:
+                    units.append(text[s:e])
+                    unit_owner.append(k)
+        max_len = self.max_len if self.unit == "passage" else SENTENCE_MAX_LEN
+        z = self.side_logits(question, claims, units, max_len=max_len)
+        t = self.temperature
+        if self.unit == "passage":
+            per_passage = softmax(z, t)
+        else:
+            per_passage = document_sides(z, np.asarray(unit_owner, np.int64), len(passage_owner), t)
+        # a passage's logits, scaled so that softmax(zp / T) is its probabilities again
+        zp = t * np.log(np.clip(per_passage, 1e-12, 1.0))
+        out: list[DocumentJudgement] = []
+        k = 0
+        for passages in docs:
+            n = len(passages)
+            own = per_passage[k : k + n]
+            if n == 1:
+                whole = own[0]
+            elif n == 0:
+                whole = np.array([0.0, 0.0, 1.0])
+            else:
+                whole = document_sides(zp[k : k + n], np.zeros(n, np.int64), 1, t)[0]
+            k += n
+            out.append(DocumentJudgement(_judgement(whole), [_judgement(row) for row in own]))
+        return out
 
 
 def _judgement(p: np.ndarray) -> SideJudgement:

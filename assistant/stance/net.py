@@ -69,10 +69,15 @@ class StanceNet(FineTuned):
         return self.head(self.dropout(pooled))
 
 
-def load_encoder(path: Path) -> tuple[Any, Any]:
+def load_encoder(path: Path, attention: str | None = None) -> tuple[Any, Any]:
     """(the base model's transformer without its pooler, its tokenizer), offline: the
     start of every fine-tuned MiniLM of Sphere's (this network and the follow-up turn
-    reader, :mod:`assistant.understand.reader`)."""
+    reader, :mod:`assistant.understand.reader`).
+
+    ``attention`` picks the attention kernel (transformers' ``attn_implementation``):
+    the default (``sdpa``) is the faster one in float32 inference on CPU, ``eager`` the
+    faster one for training under bf16 autocast (about twice as many sequences a second
+    at 256-512 tokens on 2 cores); both compute the same function."""
     from assistant.offline import go_offline
 
     go_offline()
@@ -82,33 +87,72 @@ def load_encoder(path: Path) -> tuple[Any, Any]:
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     tokenizer = AutoTokenizer.from_pretrained(str(path))
-    encoder = AutoModel.from_pretrained(str(path), add_pooling_layer=False)
+    kwargs = {"attn_implementation": attention} if attention else {}
+    encoder = AutoModel.from_pretrained(str(path), add_pooling_layer=False, **kwargs)
     return encoder, tokenizer
 
 
-def load_base(path: Path) -> tuple[StanceNet, Any]:
+def load_base(path: Path, attention: str | None = None) -> tuple[StanceNet, Any]:
     """(network with a fresh head, tokenizer) on the base model in ``path``."""
-    encoder, tokenizer = load_encoder(path)
+    encoder, tokenizer = load_encoder(path, attention)
     net = StanceNet(encoder, int(encoder.config.hidden_size))
     return net, tokenizer
+
+
+MAX_CLAIM_TOKENS = 64  # a claim framed with its question; longer ones are cut at the end
+HEAD_SHARE = 0.25  # of a text that does not fit, the share kept from its start
+
+
+def pair_ids(
+    tokenizer: Any, claims: Sequence[str], texts: Sequence[str], max_len: int
+) -> tuple[list[list[int]], list[list[int]]]:
+    """Token ids and token types of ``[CLS] claim [SEP] text [SEP]`` for each pair.
+
+    A text too long for ``max_len`` keeps its start and its end and loses its
+    middle (head + tail truncation, Sun et al. 2019, "How to Fine-Tune BERT for
+    Text Classification?", §5.3.1): an essay that opens with a story or a
+    concession states its side at the end, which cutting the end would lose.
+    """
+    c_ids = tokenizer(list(claims), add_special_tokens=False)["input_ids"]
+    t_ids = tokenizer(list(texts), add_special_tokens=False)["input_ids"]
+    cls, sep = int(tokenizer.cls_token_id), int(tokenizer.sep_token_id)
+    ids_out: list[list[int]] = []
+    types_out: list[list[int]] = []
+    for c, t in zip(c_ids, t_ids, strict=True):
+        c = c[:MAX_CLAIM_TOKENS]
+        budget = max(1, max_len - len(c) - 3)
+        if len(t) > budget:
+            head = int(budget * HEAD_SHARE)
+            t = t[:head] + t[len(t) - (budget - head) :]
+        ids_out.append([cls, *c, sep, *t, sep])
+        types_out.append([0] * (len(c) + 2) + [1] * (len(t) + 1))
+    return ids_out, types_out
+
+
+def padded(
+    ids: Sequence[Sequence[int]], types: Sequence[Sequence[int]], pad_id: int, multiple: int = 1
+) -> dict[str, torch.Tensor]:
+    """Tensors for a batch of sequences, padded to the longest (rounded up to ``multiple``)."""
+    width = max(len(x) for x in ids)
+    width = -(-width // multiple) * multiple
+    input_ids = torch.full((len(ids), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(ids), width), dtype=torch.long)
+    token_types = torch.zeros((len(ids), width), dtype=torch.long)
+    for r, (x, t) in enumerate(zip(ids, types, strict=True)):
+        input_ids[r, : len(x)] = torch.tensor(x)
+        mask[r, : len(x)] = 1
+        token_types[r, : len(t)] = torch.tensor(t)
+    return {"input_ids": input_ids, "attention_mask": mask, "token_type_ids": token_types}
 
 
 def encode(
     tokenizer: Any, claims: Sequence[str], texts: Sequence[str], max_len: int
 ) -> dict[str, torch.Tensor]:
-    """Token tensors for (claim, text) pairs, padded to the longest in the batch."""
-    enc = tokenizer(
-        list(claims),
-        list(texts),
-        truncation="longest_first",
-        max_length=max_len,
-        padding=True,
-        pad_to_multiple_of=16,  # few distinct shapes: the CPU kernels are built once each
-        return_tensors="pt",
-    )
-    if "token_type_ids" not in enc:
-        enc["token_type_ids"] = torch.zeros_like(enc["input_ids"])
-    return {k: enc[k] for k in ("input_ids", "attention_mask", "token_type_ids")}
+    """Token tensors for (claim, text) pairs (:func:`pair_ids`), padded to the longest
+    in the batch, rounded up to a multiple of 16 (few distinct shapes: the CPU kernels
+    are built once each)."""
+    ids, types = pair_ids(tokenizer, claims, texts, max_len)
+    return padded(ids, types, int(tokenizer.pad_token_id or 0), multiple=16)
 
 
 # A forward pass costs about as much as this many more padded tokens (Python and
@@ -167,9 +211,7 @@ def predict(
     out = torch.zeros((n, N_LABELS), dtype=torch.float32)
     if not n:
         return out
-    enc = tokenizer(list(claims), list(texts), truncation="longest_first", max_length=max_len)
-    ids: list[list[int]] = enc["input_ids"]
-    types: list[list[int]] | None = enc.get("token_type_ids")
+    ids, types = pair_ids(tokenizer, claims, texts, max_len)
     step = 16 if bf16 else 1
     lengths = [-(-len(x) // step) * step for x in ids]
     order = sorted(range(n), key=lengths.__getitem__)
@@ -178,19 +220,8 @@ def predict(
     batches: list[tuple[list[int], dict[str, torch.Tensor]]] = []
     for s, e in length_batches([lengths[i] for i in order], size, BATCH_OVERHEAD_TOKENS):
         idx = order[s:e]
-        width = lengths[idx[-1]]
-        input_ids = torch.full((len(idx), width), pad_id, dtype=torch.long)
-        mask = torch.zeros((len(idx), width), dtype=torch.long)
-        token_types = torch.zeros((len(idx), width), dtype=torch.long)
-        for r, i in enumerate(idx):
-            k = len(ids[i])
-            input_ids[r, :k] = torch.tensor(ids[i])
-            mask[r, :k] = 1
-            if types is not None:
-                token_types[r, :k] = torch.tensor(types[i])
-        batches.append(
-            (idx, {"input_ids": input_ids, "attention_mask": mask, "token_type_ids": token_types})
-        )
+        batch = padded([ids[i] for i in idx], [types[i] for i in idx], pad_id, multiple=step)
+        batches.append((idx, batch))
     batches.sort(key=lambda b: -b[1]["input_ids"].numel())  # longest first: the last are short
 
     def run(batch: tuple[list[int], dict[str, torch.Tensor]]) -> torch.Tensor:
@@ -217,17 +248,10 @@ def predict_each(
     out = torch.zeros((len(texts), N_LABELS), dtype=torch.float32)
     was_training = net.training
     net.eval()
+    ids, types = pair_ids(tokenizer, claims, texts, max_len)
     with torch.inference_mode():
-        for i, (c, t) in enumerate(zip(claims, texts, strict=True)):
-            enc = tokenizer(
-                [c], [t], truncation="longest_first", max_length=max_len, return_tensors="pt"
-            )
-            types = enc.get("token_type_ids", torch.zeros_like(enc["input_ids"]))
-            logits = net(
-                input_ids=enc["input_ids"],
-                attention_mask=enc["attention_mask"],
-                token_type_ids=types,
-            )
-            out[i] = torch.log_softmax(logits[0].float(), dim=-1)
+        for i, (x, t) in enumerate(zip(ids, types, strict=True)):
+            batch = padded([x], [t], int(tokenizer.pad_token_id or 0))
+            out[i] = torch.log_softmax(net(**batch)[0].float(), dim=-1)
     net.train(was_training)
     return out

@@ -38,7 +38,16 @@ from typing import Any
 import numpy as np
 
 from assistant.errors import InputError
-from assistant.stance.corpus import SOURCES, Corpus, Item, load_corpus, make_items, sample_rows
+from assistant.stance.corpus import (
+    PARAGRAPH_SOURCES,
+    SOURCES,
+    WRITTEN,
+    Corpus,
+    Item,
+    load_corpus,
+    make_items,
+    sample_rows,
+)
 from assistant.stance.data import LABELS, claim_pair, file_sha256, flip
 from assistant.stance.side import (
     NONE,
@@ -76,6 +85,17 @@ class TrainConfig:
     offtopic_rate: float = 0.05
     viewpoint_rate: float = 0.3
     negation_rate: float = 0.0  # measured and not adopted (docs/STANCE_MODEL.md)
+    # round 10, paragraphs: a written document's own claim pair for this share of its
+    # items; shapes whose words mostly argue the other side count more in the loss; the
+    # epoch is chosen by the paragraph sources' dev side accuracy
+    own_claims_rate: float = 0.5
+    weights: dict[str, float] = field(
+        default_factory=lambda: {"rebuttal": 2.0, "concession_first": 2.0}
+    )
+    select_sources: tuple[str, ...] = (*PARAGRAPH_SOURCES, WRITTEN)
+    attention: str = "eager"  # the faster kernel for bf16 training (net.load_encoder)
+    # what one judgment reads in use (StanceModel.judge_documents): a passage whole
+    unit: str = "passage"
     dev_per_source: int = 600
     precision: str = "bf16"  # bf16 autocast where the CPU has it natively, else fp32
     # continue a trained model (``sphere train stance --init``): the sha256 of the artifact
@@ -88,6 +108,8 @@ class TrainConfig:
         config = asdict(self)
         if not config["negation_rate"]:  # added later: runs without it keep their ids
             del config["negation_rate"]
+        if config["attention"] == "eager":  # the same function: only the speed differs
+            del config["attention"]
         blob = json.dumps({"config": config, "data": hashes}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -139,19 +161,33 @@ def dev_items(corpus: Corpus, per_source: int, seed: int) -> dict[str, list[Item
             if (it.a, it.b) != claim_pair(it.question) and it.label != NONE
         ]
         views += rng.sample(vi, per_source) if len(vi) > per_source else vi
-    return {"claims": make_items(rows, rng), "viewpoints": views}
+    forms = {"claims": make_items(rows, rng), "viewpoints": views}
+    own = [r for r in corpus.dev if r.claims is not None]
+    if own:  # the written dev documents under their writers' own two claims
+        forms["own_claims"] = make_items(own, random.Random(seed + 13), own_claims_rate=1.0)
+    return forms
 
 
 def evaluate_dev(
-    net: Any, tok: Any, dev: dict[str, list[Item]], *, max_len: int, bf16: bool
+    net: Any,
+    tok: Any,
+    dev: dict[str, list[Item]],
+    *,
+    max_len: int,
+    bf16: bool,
+    select: Sequence[str] = (),
 ) -> tuple[float, dict[str, DevScores]]:
     """(selection score, scores per claim form): the mean over claim forms of the mean
-    side accuracy over sources."""
+    side accuracy over the ``select`` sources (all sources when none of them is there)."""
     scores = {}
     for form, items in dev.items():
         lp_a, lp_b = score_items(net, tok, items, max_len=max_len, bf16=bf16)
         scores[form] = dev_scores(items, lp_a, lp_b)
-    return float(np.mean([s.mean_side_accuracy for s in scores.values()])), scores
+    per_form = []
+    for sc in scores.values():
+        chosen = [v for k, v in sc.side_accuracy.items() if k in select]
+        per_form.append(float(np.mean(chosen)) if chosen else sc.mean_side_accuracy)
+    return float(np.mean(per_form)), scores
 
 
 def score_items(
@@ -210,6 +246,8 @@ def _epoch_batches(corpus: Corpus, cfg: TrainConfig, epoch: int) -> list[list[It
         offtopic_rate=cfg.offtopic_rate,
         viewpoint_rate=cfg.viewpoint_rate,
         negation_rate=cfg.negation_rate,
+        own_claims_rate=cfg.own_claims_rate,
+        weights=cfg.weights,
     )
     return _batches(items, cfg.batch, rng)
 
@@ -377,13 +415,16 @@ def train(
     max_steps: int | None = None,
     checkpoint_seconds: float = 120.0,
     init: Path | None = None,
+    written: Path | None = None,
 ) -> TrainResult:
     """Train (or resume) and write the artifact to ``out`` (see the module docstring).
 
     ``init``: an artifact whose weights start the run (its sha256 must be
     ``cfg.init_sha256``), to continue training a shipped model for more epochs."""
     t_start = time.time()
-    corpus = load_corpus(stance_dir, perspectrum if cfg.perspectrum else None, cfg.sources)
+    corpus = load_corpus(
+        stance_dir, perspectrum if cfg.perspectrum else None, cfg.sources, written
+    )
 
     import torch
     from tqdm import tqdm
@@ -404,7 +445,7 @@ def train(
     )
 
     seed_everything(cfg.seed)
-    net, tok = load_base(base)
+    net, tok = load_base(base, cfg.attention)
     if init is not None:
         from assistant.stance.artifact import apply_artifact, read_card
 
@@ -447,7 +488,7 @@ def train(
             best_score=best_score,
         )
 
-    ce = torch.nn.CrossEntropyLoss()
+    ce = torch.nn.CrossEntropyLoss(reduction="none")
     bar = tqdm(
         total=total,
         initial=step,
@@ -467,19 +508,21 @@ def train(
             texts = [it.text for it in b for _ in (0, 1)]
             y = torch.tensor([lab for it in b for lab in (it.label, flip(it.label))])
             side_y = torch.tensor([it.label for it in b])
+            w = torch.tensor([it.weight for it in b], dtype=torch.float32)
             enc = encode(tok, claims, texts, cfg.max_len)
             tuner.before_step()
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
                 logits = net(**enc)
             logits = logits.float()
-            loss = ce(logits, y)
+            # each item's loss counts its weight; the mean is over the items' weights
+            loss = (ce(logits, y) * w.repeat_interleave(2)).sum() / (2 * w.sum())
             if cfg.pair_weight:
                 lp = torch.log_softmax(logits, dim=-1)
                 la, lb = lp[0::2], lp[1::2]
                 z = torch.stack(
                     [la[:, 0] + lb[:, 1], lb[:, 0] + la[:, 1], la[:, 2] + lb[:, 2]], dim=1
                 )
-                loss = loss + cfg.pair_weight * ce(z, side_y)
+                loss = loss + cfg.pair_weight * (ce(z, side_y) * w).sum() / w.sum()
             optimizer_step(loss, net, opt, sched)
             tuner.after_step()
             step += 1
@@ -494,7 +537,9 @@ def train(
                 save_state()
                 break
         if step % steps_per_epoch == 0 and step > 0:
-            score, by_form = evaluate_dev(net, tok, dev, max_len=cfg.max_len, bf16=bf16)
+            score, by_form = evaluate_dev(
+                net, tok, dev, max_len=cfg.max_len, bf16=bf16, select=cfg.select_sources
+            )
             done = step // steps_per_epoch
             entry = {
                 "epoch": done,
@@ -519,7 +564,9 @@ def train(
         _atomic_save(net.trained_state(), state_dir / "best.pt")
         best_epoch = step // max(steps_per_epoch, 1)
     net.load_state_dict(torch.load(state_dir / "best.pt", weights_only=False), strict=False)
-    score, by_form = evaluate_dev(net, tok, dev, max_len=cfg.max_len, bf16=False)
+    score, by_form = evaluate_dev(
+        net, tok, dev, max_len=cfg.max_len, bf16=False, select=cfg.select_sources
+    )
     logits = np.concatenate([sc.logits for sc in by_form.values()])
     target = np.concatenate([sc.target for sc in by_form.values()])
     temperature = fit_temperature(logits, target)
