@@ -404,9 +404,12 @@ class BalanceReport:
     sides: list[SideBalance] = field(default_factory=list)
     lopsidedness: float = 0.0
     unused_doc_ids: list[str] = field(default_factory=list)
-    # summarized documents the stance model placed under neither claim (they take no
-    # side, or it could not tell which) and that are therefore not cited
+    # summarized documents the stance model does not cite: those it says take no side
+    # (P(neither) highest) and those whose side is unclear (it leans to a claim without
+    # the confidence it needs); ``stance_p`` holds each one's (P(pro), P(con), P(neither))
     no_side_doc_ids: list[str] = field(default_factory=list)
+    unclear_doc_ids: list[str] = field(default_factory=list)
+    stance_p: dict[str, list[float]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -414,6 +417,8 @@ class BalanceReport:
             "lopsidedness": self.lopsidedness,
             "unused_doc_ids": list(self.unused_doc_ids),
             "no_side_doc_ids": list(self.no_side_doc_ids),
+            "unclear_doc_ids": list(self.unclear_doc_ids),
+            "stance_p": {k: list(v) for k, v in self.stance_p.items()},
         }
 
     @classmethod
@@ -423,6 +428,10 @@ class BalanceReport:
             lopsidedness=float(data.get("lopsidedness", 0.0)),
             unused_doc_ids=list(data.get("unused_doc_ids", [])),
             no_side_doc_ids=list(data.get("no_side_doc_ids", [])),
+            unclear_doc_ids=list(data.get("unclear_doc_ids", [])),
+            stance_p={
+                str(k): [float(x) for x in v] for k, v in (data.get("stance_p") or {}).items()
+            },
         )
 
 

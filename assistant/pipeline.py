@@ -373,9 +373,14 @@ class Pipeline:
             cancel=cancel,
             stance=draft.stance,
             stance_min=options.stance_min_confidence,
+            passage_stance=draft.passage_stance,
         )
         summary.balance = balance_report(
-            summary, [h.doc_id for side in SIDES for h in hits.get(side, [])], draft.no_side
+            summary,
+            [h.doc_id for side in SIDES for h in hits.get(side, [])],
+            draft.no_side,
+            draft.unclear,
+            draft.stance,
         )
         if report.removed:
             summary.notes.append(
@@ -473,10 +478,23 @@ class Pipeline:
         )
 
     def source_docs(self, hits: dict[Side, list[Any]], limit: int) -> list[SourceDoc]:
-        """The retrieved documents with all their passages and sentences."""
+        """The retrieved documents with their retrieved passages and those passages'
+        sentences: what is summarized, judged and quoted is what retrieval found, so a
+        200-page PDF costs what a short page costs (its few best passages, not every
+        sentence of it)."""
         docs = pool_documents({str(k): list(v) for k, v in hits.items()}, limit)
+        found: dict[str, dict[int, Any]] = {}
+        for side_hits in hits.values():
+            for h in side_hits:
+                for ph in h.passages:
+                    found.setdefault(str(h.doc_id), {}).setdefault(int(ph.passage_id), ph)
         for d in docs:
-            passages: list[Passage] = self.index.passages_of(d.doc_id)
+            got = sorted(found.get(d.doc_id, {}).values(), key=lambda ph: (ph.start, ph.end))
+            passages: list[Passage] = [
+                Passage(d.doc_id, i, ph.text, ph.start, ph.end, ph.page, int(ph.passage_id))
+                for i, ph in enumerate(got)
+                if ph.text
+            ] or self.index.passages_of(d.doc_id)
             d.passages = passages
             d.sentences = split_passages(d.doc_id, passages)
         return docs

@@ -146,13 +146,13 @@ def test_a_follow_up_judges_stance_against_the_threads_topic(demo_index_dir: Pat
         assert stance is not None
         stance.clear_cache()
         asked: list[str] = []
-        real = stance.document_sides
+        real = stance.judge_documents
 
         def spy(question: str, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
             asked.append(question)
             return real(question, *args, **kwargs)
 
-        stance.document_sides = spy
+        stance.judge_documents = spy
         try:
             judged = stance.judged
             first = pipe.run(FIRST)
@@ -165,7 +165,7 @@ def test_a_follow_up_judges_stance_against_the_threads_topic(demo_index_dir: Pat
             more = pipe.run("show me more", plan=step.plan, skip=step.skip)
             more_judged = stance.judged - judged
         finally:
-            del stance.document_sides
+            del stance.judge_documents
     assert asked and set(asked) == {FIRST}  # not "show me more"
     assert more.plan.follows == 1
     # only the documents the first answer had not judged are new to the model

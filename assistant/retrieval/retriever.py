@@ -653,14 +653,12 @@ class Retriever:
         """The stance model's side for the most relevant documents (module step 6).
 
         The ``stance_docs`` kept documents most relevant to the topic (their own
-        score) are judged from the sentences of their best passage against the
-        two side texts (:meth:`~assistant.stance.model.StanceModel.document_sides`);
+        score) are judged from their best passage against the two side texts
+        (:meth:`~assistant.stance.model.StanceModel.judge_documents`);
         where the model's probability for a claim reaches ``stance_min_confidence``
         the document goes to that side, overriding the claim margin. In place on
         ``side_of``; returns pool document index → {"side", "p"} for the hits.
         """
-        from assistant.summarize.evidence import sentence_spans
-
         p = self.params
         relevance = doc_ch.get("relevance", doc_ch["topic"])
         cand = np.flatnonzero(keep_mask)
@@ -670,19 +668,14 @@ class Retriever:
         best = _best_passage_each(pool.doc_rows, ch["topic"])
         pids = pool.pids[best[top]].tolist()
         texts = self.index.passage_texts(pids)
-        sentences: list[str] = []
-        owner: list[int] = []
-        for j, pid in enumerate(pids):
-            t = texts.get(int(pid), "")
-            for s, e in sentence_spans(t) if t.strip() else []:
-                sentences.append(t[s:e])
-                owner.append(j)
+        passage = [texts.get(int(pid), "") for pid in pids]
+        docs = [[t] if t.strip() else [] for t in passage]
         claims = (pq.sides["pro"][0], pq.sides["con"][0])
         question = plan.claims_question() or pq.topic[0]
-        judged, _probs = self.stance.document_sides(question, claims, sentences, owner, len(top))
+        judged = self.stance.judge_documents(question, claims, docs)
         out: dict[int, dict[str, Any]] = {}
         for j, i in enumerate(top.tolist()):
-            jd = judged[j]
+            jd = judged[j].side
             side = "none"
             if jd.side != 2 and jd.confidence >= p.stance_min_confidence:
                 side_of[i] = jd.side

@@ -226,7 +226,6 @@ class StanceModel:
         docs = document_sides(z, np.asarray(owner, np.int64), n_docs, self.temperature)
         return [_judgement(row) for row in docs], softmax(z, self.temperature)
 
-
     def judge_documents(
         self, question: str, claims: tuple[str, str], docs: Sequence[Sequence[str]]
     ) -> list[DocumentJudgement]:

@@ -422,9 +422,7 @@ def train(
     ``init``: an artifact whose weights start the run (its sha256 must be
     ``cfg.init_sha256``), to continue training a shipped model for more epochs."""
     t_start = time.time()
-    corpus = load_corpus(
-        stance_dir, perspectrum if cfg.perspectrum else None, cfg.sources, written
-    )
+    corpus = load_corpus(stance_dir, perspectrum if cfg.perspectrum else None, cfg.sources, written)
 
     import torch
     from tqdm import tqdm

@@ -27,12 +27,18 @@ def lopsidedness(n_pro: int, n_con: int) -> float:
 
 
 def balance_report(
-    summary: Summary, retrieved_doc_ids: Iterable[str], no_side: Iterable[str] = ()
+    summary: Summary,
+    retrieved_doc_ids: Iterable[str],
+    no_side: Iterable[str] = (),
+    unclear: Iterable[str] = (),
+    stance: dict[str, tuple[float, float, float]] | None = None,
 ) -> BalanceReport:
     """Count what each side of ``summary`` rests on; list retrieved documents not used.
 
-    ``no_side`` are the summarized documents the stance model placed under
-    neither claim; they are counted apart (``no_side_doc_ids``), not as unused.
+    ``no_side`` are the summarized documents the stance model says take neither
+    claim's side, ``unclear`` those whose side it cannot tell with the confidence
+    it needs; both are counted apart, not as unused, with their probabilities
+    from ``stance`` (doc id -> (P(pro), P(con), P(neither))).
     """
     sides = []
     cited_all: set[str] = set()
@@ -56,12 +62,15 @@ def balance_report(
             )
         )
     neither = [d for d in dict.fromkeys(no_side) if d not in cited_all]
-    unused = [
-        d for d in dict.fromkeys(retrieved_doc_ids) if d not in cited_all and d not in neither
-    ]
+    unsure = [d for d in dict.fromkeys(unclear) if d not in cited_all and d not in neither]
+    apart = {*neither, *unsure}
+    unused = [d for d in dict.fromkeys(retrieved_doc_ids) if d not in cited_all and d not in apart]
+    judged = stance or {}
     return BalanceReport(
         sides=sides,
         lopsidedness=round(lopsidedness(sides[0].documents_cited, sides[1].documents_cited), 6),
         unused_doc_ids=unused,
         no_side_doc_ids=neither,
+        unclear_doc_ids=unsure,
+        stance_p={d: [round(x, 4) for x in judged[d]] for d in (*neither, *unsure) if d in judged},
     )

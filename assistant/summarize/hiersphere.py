@@ -92,8 +92,12 @@ class SummaryOptions:
     # with a stance model: a document goes under a claim only when the model's
     # probability for it reaches this; below, it takes no side and is not cited
     stance_min_confidence: float = 0.5
-    # sentences of a document the stance model reads (the most relevant ones)
+    # sentences of a document the stance model reads (the most relevant ones; a sentence
+    # model only: a passage model reads the document's retrieved passages whole)
     stance_sentences: int = 12
+    # a document's evidence sentence for a side: relevance/centrality + this weight ×
+    # (cos to that side's claim − cos to the other claim); not tuned
+    claim_lean_weight: float = 0.5
 
 
 @dataclass
@@ -151,6 +155,8 @@ class Draft:
     off_topic: list[str] = field(default_factory=list)
     stance: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     no_side: list[str] = field(default_factory=list)
+    unclear: list[str] = field(default_factory=list)
+    passage_stance: dict[int, tuple[float, float, float]] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- grouping
@@ -265,10 +271,30 @@ class _Prepared:
     side_score: dict[str, float] = field(default_factory=dict)
     relevance: dict[str, float] = field(default_factory=dict)  # doc id -> best sentence cos
     off_topic: list[str] = field(default_factory=list)
-    # stance model: doc id -> (P(pro), P(con), P(neither)); documents it placed under
-    # neither claim (or not confidently) are in no_side and are not cited
+    # stance model: doc id -> (P(pro), P(con), P(neither)); documents it places under
+    # neither claim are in no_side ("takes no side"), documents it leans on without
+    # reaching the confidence it needs are in unclear ("side unclear"); neither is cited
     stance: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     no_side: list[str] = field(default_factory=list)
+    unclear: list[str] = field(default_factory=list)
+    # passage id -> the passage's own (P(pro), P(con), P(neither))
+    passage_stance: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    # doc id -> the sides it is cited under, its main side first (a page that argues
+    # both claims, passage by passage, has both); (doc id, side) -> its evidence sentence
+    # and the sentences that side may quote (those of the passages arguing it)
+    side_sets: dict[str, list[Side]] = field(default_factory=dict)
+    evidence_at: dict[tuple[str, Side], int] = field(default_factory=dict)
+    side_sentences: dict[tuple[str, Side], np.ndarray] = field(default_factory=dict)
+
+    def sides_of(self, doc_id: str) -> list[Side]:
+        """The sides ``doc_id`` is cited under (its one side without a stance model)."""
+        if doc_id in self.side_sets:
+            return self.side_sets[doc_id]
+        side = self.sides.get(doc_id)
+        return [side] if side is not None else []
+
+    def evidence_of(self, doc_id: str, side: Side) -> int:
+        return self.evidence_at.get((doc_id, side), self.evidence[doc_id])
 
 
 def sentence_vectors(
@@ -364,56 +390,73 @@ def prepare(
 def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: SummaryOptions) -> None:
     """Sides and evidence sentences from the stance model, in place on ``prep``.
 
-    Each document is judged from its ``stance_sentences`` sentences most
-    relevant to the question and claims (all of a short document) against the
-    two claims (:meth:`~assistant.stance.model.StanceModel.document_sides`).
-    It goes under the claim the model gives at least ``stance_min_confidence``;
-    otherwise it takes no side (``prep.no_side``) and is not cited. Its evidence
-    sentence is the one that most clearly takes that side: the highest
-    P(side | sentence) + ½ × the relevance/centrality score used without a
-    model, so that among sentences equally clear about the side the more
-    relevant and central one is quoted.
+    Each document is judged from its passages (the retrieved ones,
+    :meth:`~assistant.stance.model.StanceModel.judge_documents`): every passage
+    gets its own side, the document one from all of them. A document goes under
+    each claim that one of its passages takes with at least
+    ``stance_min_confidence`` — so a page that argues both sides is cited under
+    both, each side quoting its own passages — or, when no passage is that sure,
+    under the claim the document as a whole takes with that confidence.
+    Otherwise it is not cited: it "takes no side" (``prep.no_side``) when the
+    model says neither, and its "side is unclear" (``prep.unclear``) when the model
+    leans to a claim without reaching the confidence. A side's evidence sentence
+    is the most relevant and central sentence of its passages that also leans to
+    its claim (:func:`_side_evidence`).
     """
-    w = options.relevance_weight
-    sentences: list[str] = []
-    owner: list[int] = []
-    picked: dict[str, np.ndarray] = {}
-    base: dict[str, np.ndarray] = {}
     judged_docs = [d for d in prep.docs if len(prep.sent_vecs.get(d.doc_id, ())) > 0]
-    for j, d in enumerate(judged_docs):
-        sv = prep.sent_vecs[d.doc_id]
-        rel = np.max(
-            np.stack([sv @ prep.query_vec, sv @ prep.claim_vecs[0], sv @ prep.claim_vecs[1]]),
-            axis=0,
-        )
-        cent = sv @ _unit(sv.mean(axis=0))
-        shape = np.array([_shape_penalty(s.text) for s in d.sentences])
-        base[d.doc_id] = w * rel + (1 - w) * cent - shape
-        idx = np.sort(np.argsort(-rel, kind="stable")[: options.stance_sentences])
-        picked[d.doc_id] = idx
-        sentences.extend(d.sentences[i].text for i in idx)
-        owner.extend([j] * len(idx))
     if not judged_docs:
         return
     question = plan.claims_question()
-    docs_j, sent_p = stance.document_sides(
-        question, prep.claims, sentences, owner, len(judged_docs)
-    )
-    owner_arr = np.asarray(owner)
-    for j, d in enumerate(judged_docs):
-        jd = docs_j[j]
-        prep.stance[d.doc_id] = jd.p
-        pa, pb = max(jd.p[0], 1e-9), max(jd.p[1], 1e-9)
+    texts = [[p.text for p in d.passages] for d in judged_docs]
+    results = stance.judge_documents(question, prep.claims, texts)
+    need = options.stance_min_confidence
+    for d, jd in zip(judged_docs, results, strict=True):
+        whole = jd.side
+        prep.stance[d.doc_id] = whole.p
+        pa, pb = max(whole.p[0], 1e-9), max(whole.p[1], 1e-9)
         prep.side_score[d.doc_id] = float(np.log(pa / pb))
-        if jd.side == 2 or jd.confidence < options.stance_min_confidence:
-            prep.no_side.append(d.doc_id)
-            prep.sides.pop(d.doc_id, None)
-            continue
-        prep.sides[d.doc_id] = SIDES[jd.side]
-        idx = picked[d.doc_id]
-        clear = sent_p[owner_arr == j][:, jd.side]
-        best = int(np.argmax(clear + 0.5 * base[d.doc_id][idx]))
-        prep.evidence[d.doc_id] = int(idx[best])
+        by_side: dict[int, list[int]] = {0: [], 1: []}
+        for passage, pj in zip(d.passages, jd.passages, strict=True):
+            prep.passage_stance[passage.passage_id] = pj.p
+            if pj.side != 2 and pj.confidence >= need:
+                by_side[pj.side].append(passage.passage_id)
+        if not by_side[0] and not by_side[1]:
+            if whole.side == 2 or whole.confidence < need:
+                prep.sides.pop(d.doc_id, None)
+                (prep.no_side if whole.side == 2 else prep.unclear).append(d.doc_id)
+                continue
+            by_side[whole.side] = [p.passage_id for p in d.passages]
+        order = sorted((k for k in (0, 1) if by_side[k]), key=lambda k: -whole.p[k])
+        sides = [SIDES[k] for k in order]
+        prep.side_sets[d.doc_id] = sides
+        prep.sides[d.doc_id] = sides[0]
+        for k in order:
+            allowed = {*by_side[k]}
+            idx = np.array([i for i, s in enumerate(d.sentences) if s.passage_id in allowed])
+            if not len(idx):
+                idx = np.arange(len(d.sentences))
+            prep.side_sentences[(d.doc_id, SIDES[k])] = idx
+            prep.evidence_at[(d.doc_id, SIDES[k])] = _side_evidence(prep, d, idx, k, options)
+        prep.evidence[d.doc_id] = prep.evidence_at[(d.doc_id, sides[0])]
+
+
+def _side_evidence(
+    prep: _Prepared, d: SourceDoc, idx: np.ndarray, k: int, options: SummaryOptions
+) -> int:
+    """The evidence sentence of document ``d`` for claim ``k`` among sentences ``idx``:
+    w·relevance + (1 − w)·centrality − shape penalty, plus ``claim_lean_weight`` ×
+    (cos to claim k − cos to the other claim)."""
+    sv = prep.sent_vecs[d.doc_id]
+    w = options.relevance_weight
+    rel = np.max(
+        np.stack([sv @ prep.query_vec, sv @ prep.claim_vecs[0], sv @ prep.claim_vecs[1]]),
+        axis=0,
+    )
+    cent = sv @ _unit(sv.mean(axis=0))
+    shape = np.array([_shape_penalty(s.text) for s in d.sentences])
+    lean = sv @ prep.claim_vecs[k] - sv @ prep.claim_vecs[1 - k]
+    score = w * rel + (1 - w) * cent - shape + options.claim_lean_weight * lean
+    return int(idx[int(np.argmax(score[idx]))])
 
 
 def _shape_penalty(sentence: str) -> float:
@@ -469,22 +512,23 @@ def local_deterministic(
     """One local summarizer without a model: one candidate per document, merged."""
     cands = []
     for d in docs:
-        if d.doc_id not in prep.sides or d.doc_id in prep.off_topic:
+        if d.doc_id in prep.off_topic:
             continue
-        i = prep.evidence[d.doc_id]
-        sent = d.sentences[i]
-        cands.append(
-            Candidate(
-                text=condense(sent.text),
-                side=prep.sides[d.doc_id],
-                doc_ids=[d.doc_id],
-                # reciprocal pool rank: retrieval is the better judge of relevance
-                score=1.0 / max(d.rank, 1),
-                evidence={d.doc_id: sent},
-                vec=prep.sent_vecs[d.doc_id][i],
-                group=group,
+        for side in prep.sides_of(d.doc_id):
+            i = prep.evidence_of(d.doc_id, side)
+            sent = d.sentences[i]
+            cands.append(
+                Candidate(
+                    text=condense(sent.text),
+                    side=side,
+                    doc_ids=[d.doc_id],
+                    # reciprocal pool rank: retrieval is the better judge of relevance
+                    score=1.0 / max(d.rank, 1),
+                    evidence={d.doc_id: sent},
+                    vec=prep.sent_vecs[d.doc_id][i],
+                    group=group,
+                )
             )
-        )
     merged = _cap(_cluster(cands, options.merge_threshold), cap)
     return LocalSummary(group, [d.doc_id for d in docs], merged, "deterministic", cands)
 
@@ -499,27 +543,31 @@ def attach_support(
     kept perspective cites yet is added to the perspective p on side s with the
     highest max over d's sentences e of cos(e, p), when that reaches
     ``threshold``; its evidence is that sentence. Only the document's own side
-    is searched (a document is never cited under both claims). In place.
+    is searched, and only the sentences that side may quote (a page that argues
+    both claims is cited under each from its own passages). In place.
     """
-    cited = {doc_id for c in final for doc_id in c.doc_ids}
+    cited = {(doc_id, c.side) for c in final for doc_id in c.doc_ids}
     for d in sorted(docs, key=lambda x: x.rank):
-        side = prep.sides.get(d.doc_id)
         sv = prep.sent_vecs.get(d.doc_id)
-        if side is None or sv is None or not len(sv) or d.doc_id in cited:
+        if sv is None or not len(sv):
             continue
-        best: tuple[float, Candidate, int] | None = None
-        for c in final:
-            if c.side != side or c.vec is None:
+        for side in prep.sides_of(d.doc_id):
+            if (d.doc_id, side) in cited:
                 continue
-            sims = sv @ c.vec
-            i = int(np.argmax(sims))
-            if float(sims[i]) >= threshold and (best is None or float(sims[i]) > best[0]):
-                best = (float(sims[i]), c, i)
-        if best is not None:
-            _sim, c, i = best
-            c.doc_ids.append(d.doc_id)
-            c.evidence[d.doc_id] = d.sentences[i]
-            cited.add(d.doc_id)
+            allowed = prep.side_sentences.get((d.doc_id, side), np.arange(len(sv)))
+            best: tuple[float, Candidate, int] | None = None
+            for c in final:
+                if c.side != side or c.vec is None:
+                    continue
+                sims = sv[allowed] @ c.vec
+                j = int(np.argmax(sims))
+                if float(sims[j]) >= threshold and (best is None or float(sims[j]) > best[0]):
+                    best = (float(sims[j]), c, int(allowed[j]))
+            if best is not None:
+                _sim, c, i = best
+                c.doc_ids.append(d.doc_id)
+                c.evidence[d.doc_id] = d.sentences[i]
+                cited.add((d.doc_id, side))
 
 
 def editorial_deterministic(
@@ -772,6 +820,8 @@ def summarize(
         list(prep.off_topic),
         dict(prep.stance),
         list(prep.no_side),
+        list(prep.unclear),
+        dict(prep.passage_stance),
     )
 
 
@@ -786,7 +836,11 @@ def place_by_stance(final: list[Candidate], prep: _Prepared, options: SummaryOpt
     not vote. In place.
     """
     for c in final:
-        votes = [d for d in c.doc_ids if d in prep.stance and d not in prep.no_side]
+        votes = [
+            d
+            for d in c.doc_ids
+            if d in prep.stance and d not in prep.no_side and d not in prep.unclear
+        ]
         if not votes:
             continue
         lean = sum(prep.side_score[d] for d in votes)
@@ -797,6 +851,19 @@ def place_by_stance(final: list[Candidate], prep: _Prepared, options: SummaryOpt
         conf = float(np.mean([prep.stance[d][want] for d in votes]))
         if conf >= options.stance_min_confidence:
             c.side = other
+
+
+def _reference_stance(
+    prep: _Prepared, doc_id: str, ev: Sentence | None, side: Side
+) -> float | None:
+    """P(the claim it is cited under) of a reference: its quote's passage's own when that
+    passage was judged, else the document's."""
+    k = SIDES.index(side)
+    if ev is not None and ev.passage_id in prep.passage_stance:
+        return round(prep.passage_stance[ev.passage_id][k], 4)
+    if doc_id in prep.stance:
+        return round(prep.stance[doc_id][k], 4)
+    return None
 
 
 def to_summary(
@@ -824,11 +891,7 @@ def to_summary(
                         quote_start=ev.start if ev else -1,
                         quote_end=ev.end if ev else -1,
                         retrieval_score=d.score if d else 0.0,
-                        stance=(
-                            round(prep.stance[doc_id][SIDES.index(side)], 4)
-                            if doc_id in prep.stance
-                            else None
-                        ),
+                        stance=_reference_stance(prep, doc_id, ev, side),
                     )
                 )
             persp.append(SummaryPerspective(c.text, refs))

@@ -39,11 +39,17 @@ does not never match this way); else ``similarity`` as above, among the
 sentences that carry a negation exactly when the aspect does
 (:func:`same_polarity`: the embedder cannot tell "X" from "not X").
 
-A document supports one of two opposing claims, never both: when verified
-references to one document sit under both claims (a weak model writes the
-same perspective on both sides), only the better-supported one is kept (ties:
-the claim whose retrieval side found the document) and the other is removed
-with its reason.
+A passage judged on its own (``passage_stance``: passage id → probabilities)
+is checked by its own judgment: a reference quoting it stands or falls with the
+side of that passage, not of the whole document.
+
+A document supports one of two opposing claims, never both, unless its
+passages do: when verified references to one document sit under both claims
+(a weak model writes the same perspective on both sides), only the
+better-supported one is kept (ties: the claim whose retrieval side found the
+document) and the other is removed with its reason — except where each
+reference quotes a passage that the stance model itself places under the claim
+it is cited for (a debate page's point and its counter).
 """
 
 from __future__ import annotations
@@ -215,6 +221,7 @@ def verify_summary(
     cancel: threading.Event | None = None,
     stance: dict[str, tuple[float, float, float]] | None = None,
     stance_min: float = 0.5,
+    passage_stance: dict[int, tuple[float, float, float]] | None = None,
 ) -> tuple[Summary, VerifyReport]:
     """A copy of ``summary`` with only verified references (see the module docstring).
 
@@ -224,7 +231,9 @@ def verify_summary(
     """
     opts = options or VerifyOptions()
     judged = stance or {}
-    to_move: list[tuple[Reference, SourceDoc, int, str]] = []  # ref, doc, claim index, from
+    by_passage = passage_stance or {}
+    # ref, doc, claim index, from, P(that claim)
+    to_move: list[tuple[Reference, SourceDoc, int, str, float]] = []
     pool = {d.doc_id: d for d in docs}
     report = VerifyReport()
     texts = [p.text for c in summary.claims for p in c.perspectives]
@@ -253,7 +262,7 @@ def verify_summary(
                 report.checked += 1
                 reason = ""
                 doc = pool.get(ref.doc_id)
-                side_p = judged.get(ref.doc_id)
+                side_p = by_passage.get(ref.passage_id, judged.get(ref.doc_id))
                 mine = 0 if claim.side == "pro" else 1
                 if doc is None:
                     reason = "not retrieved for this question"
@@ -268,7 +277,7 @@ def verify_summary(
                     )
                 elif side_p is not None and side_p[1 - mine] >= stance_min:
                     seen.add(ref.doc_id)
-                    to_move.append((ref, doc, 1 - mine, p.text))
+                    to_move.append((ref, doc, 1 - mine, p.text, side_p[1 - mine]))
                     continue
                 else:
                     hint = (
@@ -307,12 +316,12 @@ def verify_summary(
             kept_p.append(SummaryPerspective(p.text, refs))
         claims.append(ClaimSummary(claim.claim, claim.side, kept_p, claim.note))
     if to_move:
-        _move_references(claims, to_move, embedder, svecs, opts, judged, report)
+        _move_references(claims, to_move, embedder, svecs, opts, report)
     for c in claims:
         empty = sum(1 for p in c.perspectives if not p.references)
         report.dropped_perspectives += empty
         c.perspectives = [p for p in c.perspectives if p.references]
-    claims = _one_claim_per_document(claims, pool, report)
+    claims = _one_claim_per_document(claims, pool, report, by_passage, stance_min)
     for c in claims:
         if not c.perspectives:
             c.note = NO_EVIDENCE
@@ -349,11 +358,10 @@ def verified_reference(doc: SourceDoc, sup: Support, stance: float | None) -> Re
 
 def _move_references(
     claims: list[ClaimSummary],
-    to_move: list[tuple[Reference, SourceDoc, int, str]],
+    to_move: list[tuple[Reference, SourceDoc, int, str, float]],
     embedder: Any,
     svecs: dict[str, np.ndarray],
     opts: VerifyOptions,
-    judged: dict[str, tuple[float, float, float]],
     report: VerifyReport,
 ) -> None:
     """References the stance model puts under the other claim: moved there, or removed.
@@ -363,7 +371,7 @@ def _move_references(
     with no such perspective it is removed. In place.
     """
     if len(claims) < 2:
-        for ref, _doc, _ci, frm in to_move:
+        for ref, _doc, _ci, frm, _p in to_move:
             report.removed.append(
                 {"doc_id": ref.doc_id, "perspective": frm, "reason": "supports the other claim"}
             )
@@ -374,8 +382,7 @@ def _move_references(
         if targets
         else np.zeros((0, 1))
     )
-    for ref, doc, ci, frm in to_move:
-        p_other = judged[doc.doc_id][ci]
+    for ref, doc, ci, frm, p_other in to_move:
         best: tuple[Support, SummaryPerspective] | None = None
         for (tci, tp), vec in zip(targets, tvecs, strict=True):
             if tci != ci or any(r.doc_id == doc.doc_id for r in tp.references):
@@ -394,27 +401,41 @@ def _move_references(
 
 
 def _one_claim_per_document(
-    claims: list[ClaimSummary], pool: dict[str, SourceDoc], report: VerifyReport
+    claims: list[ClaimSummary],
+    pool: dict[str, SourceDoc],
+    report: VerifyReport,
+    by_passage: dict[int, tuple[float, float, float]] | None = None,
+    stance_min: float = 0.5,
 ) -> list[ClaimSummary]:
-    """Keep each document's references under one claim only (module docstring)."""
+    """Keep each document's references under one claim only, unless each quotes a
+    passage the stance model places under its own claim (module docstring)."""
     if len(claims) < 2:
         return claims
-    # doc -> ((support, found by this claim's side, earlier claim first), claim index)
-    best: dict[str, tuple[tuple[float, int, int], int]] = {}
+    by_passage = by_passage or {}
+
+    def unit(r: Reference, ci: int) -> tuple[str, int]:
+        p = by_passage.get(r.passage_id)
+        if p is not None and p[ci] >= stance_min and p[ci] == max(p):
+            return (r.doc_id, ci)  # this passage argues this claim: its own unit
+        return (r.doc_id, -1)
+
+    # unit -> ((support, found by this claim's side, earlier claim first), claim index)
+    best: dict[tuple[str, int], tuple[tuple[float, int, int], int]] = {}
     for ci, c in enumerate(claims):
         for p in c.perspectives:
             for r in p.references:
                 doc = pool.get(r.doc_id)
                 key = (r.support, int(doc is not None and doc.side == c.side), -ci)
-                if r.doc_id not in best or key > best[r.doc_id][0]:
-                    best[r.doc_id] = (key, ci)
+                u = unit(r, ci)
+                if u not in best or key > best[u][0]:
+                    best[u] = (key, ci)
     out: list[ClaimSummary] = []
     for ci, c in enumerate(claims):
         kept_p: list[SummaryPerspective] = []
         for p in c.perspectives:
             refs = []
             for r in p.references:
-                if best[r.doc_id][1] == ci:
+                if best[unit(r, ci)][1] == ci:
                     refs.append(r)
                     continue
                 report.kept -= 1
