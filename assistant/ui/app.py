@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -27,7 +27,7 @@ from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static, TextArea
 
 from assistant.config import Settings
 from assistant.errors import CancelledError, SphereError
@@ -36,7 +36,7 @@ from assistant.thread import next_step, reply_turn
 from assistant.ui.components.answer_view import CitationMarker
 from assistant.ui.components.chat_input import ChatInput
 from assistant.ui.components.evidence_pane import EvidencePane
-from assistant.ui.components.lookup_view import LookupTable
+from assistant.ui.components.focus_footer import FocusFooter
 from assistant.ui.components.sessions_sidebar import SessionRow, SessionsSidebar
 from assistant.ui.components.turn_view import TurnView, error_text
 from assistant.ui.format import export_filename, format_when, reference_side, session_title
@@ -211,7 +211,7 @@ class SphereApp(App[None]):
                 yield ChatInput(
                     placeholder="Ask a question…  (Enter to ask, ↑ for history)", id="ask"
                 )
-        yield Footer(compact=True)
+        yield FocusFooter(compact=True)
 
     def _welcome(self) -> Content:
         return Content.assemble(
@@ -854,10 +854,36 @@ class SphereApp(App[None]):
         if evidence.is_open:
             evidence.close()
             self.refresh_bindings()
-            if not isinstance(self.focused, (CitationMarker, LookupTable)):
-                self.query_one(ChatInput).focus()
+            # back to the question box: a citation that kept focus took what was typed
+            # next, and Enter on it opened the pane again (issue 36)
+            self._focus_input()
         elif self.query_one(SessionsSidebar).has_class("-open"):
             self._set_sidebar(False)
+
+    def _focus_input(self) -> ChatInput | None:
+        """Focus the question box now (``Widget.focus`` waits for the message queue, and
+        keys already queued behind it would still go to the old widget)."""
+        try:
+            box = self.screen.query_one(ChatInput)
+        except NoMatches:  # another screen is on top
+            return None
+        self.screen.set_focus(box)
+        return box
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key that reached the app unused (the focused widget neither typed
+        it nor binds it) goes to the question box, which takes focus and keeps the key:
+        typing a question after reading a citation or the sessions list just works."""
+        if not event.is_printable or not event.character or event.key in self.active_bindings:
+            return
+        if isinstance(self.focused, (Input, TextArea)):
+            return  # another text box (the session search) typed it or chose not to
+        box = self._focus_input()
+        if box is None:
+            return
+        event.prevent_default()  # handled here: no app binding runs for it
+        box.cursor_position = len(box.value)  # after whatever draft is there
+        box.insert_text_at_cursor(event.character)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if isinstance(self.screen, ProblemScreen) and action in PROBLEM_HIDDEN:

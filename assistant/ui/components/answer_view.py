@@ -36,6 +36,14 @@ class CitationMarker(Static, can_focus=True):
         self.turn_key = turn_key
         self.tooltip = reference.title or reference.doc_id
 
+    @property
+    def focus_label(self) -> str:  # the footer's "focus: …"
+        return f"citation [{self.number}] (Enter opens)"
+
+    @property
+    def focus_short(self) -> str:
+        return f"[{self.number}]"
+
     def action_select(self) -> None:
         self.post_message(CitationSelected(self.reference, self.number, self.turn_key))
 
