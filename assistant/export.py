@@ -23,8 +23,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.locations import citation_where, document_label
 from assistant.models import NO_EVIDENCE, DocumentHit, Lookup, QueryPlan, Reference, TurnResult
-from assistant.store import SessionInfo, StoredTurn
+from assistant.store import SessionInfo, StoredTurn, turn_numbers
+from assistant.wording import count
 
 SIDE_LABEL = {"pro": "For", "con": "Against"}
 
@@ -106,11 +108,12 @@ def _sentence(text: str) -> str:
 
 def _reference(ref: Reference, copies: list[str] | None = None, side: str = "") -> str:
     parts = [_sentence(md_text(ref.title or ref.doc_id))]
-    if ref.source:
-        parts.append(_sentence(md_text(ref.source)))
+    source, location = citation_where(ref.source, ref.path)
+    if source:
+        parts.append(_sentence(md_text(source)))
     where = []
-    if ref.path:
-        where.append(md_code(ref.path))
+    if location:  # a path as code; a label ("demo corpus, record 13") as text
+        where.append(md_code(location) if location == ref.path else md_text(location))
     if ref.page is not None:
         where.append(f"page {ref.page}")
     if where:
@@ -124,7 +127,8 @@ def _reference(ref: Reference, copies: list[str] | None = None, side: str = "") 
         parts.append("(not verified)")
     if ref.stance is not None and side in SIDE_LABEL:
         parts.append(f"Stance: supports the {SIDE_LABEL[side]} claim · {ref.stance:.2f}.")
-    parts.append(f"Document {md_code(ref.doc_id)}.")
+    if document_label(ref.doc_id, ref.source, ref.path):  # a file's id is its path
+        parts.append(f"Document {md_code(ref.doc_id)}.")
     if copies:
         parts.append(f"Same passage also in {', '.join(md_code(c) for c in copies)}.")
     # the "." after a title like "2024" would otherwise open an ordered list in the note
@@ -199,10 +203,6 @@ def _reply(result: TurnResult, notes: _Footnotes, base: TurnResult | None) -> li
 # --------------------------------------------------------------------------- blocks
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def _side_label(side: str) -> str:
     return SIDE_LABEL.get(side, md_text(side).capitalize() or "Claim")
 
@@ -265,9 +265,9 @@ def _balance(result: TurnResult) -> list[str]:
     out = ["### Balance", ""]
     for s in balance.sides:
         out.append(
-            f"- {_side_label(s.side)}: {_count(s.documents_cited, 'document')} cited, "
-            f"{_count(s.distinct_sources, 'distinct source')}, mean retrieval score "
-            f"{s.mean_retrieval_score:.3f}, {_count(s.perspectives, 'perspective')}"
+            f"- {_side_label(s.side)}: {count(s.documents_cited, 'document')} cited, "
+            f"{count(s.distinct_sources, 'distinct source')}, mean retrieval score "
+            f"{s.mean_retrieval_score:.3f}, {count(s.perspectives, 'perspective')}"
         )
     out.append(f"- Lopsidedness: {balance.lopsidedness:.2f} (0 = even, 1 = one-sided)")
     docs = _titles(result) if balance.unused_doc_ids or balance.no_side_doc_ids else {}
@@ -389,10 +389,16 @@ def _join(lines: Iterable[str]) -> str:
 
 
 def turn_to_markdown(
-    result: TurnResult, *, number: int | None = None, created: str | None = None
+    result: TurnResult,
+    *,
+    number: int | None = None,
+    created: str | None = None,
+    shown: dict[int, int] | None = None,
 ) -> str:
-    """One turn as Markdown, with its own footnotes and method section."""
-    return _join(_turn(result, number, created, _Footnotes(), method=True))
+    """One turn as Markdown, with its own footnotes and method section. ``number``: its
+    place in its session; ``shown``: the session's turn ids → places (``turn_numbers``),
+    so the turn it follows is named by its place."""
+    return _join(_turn(result, number, created, _Footnotes(), method=True, shown=shown))
 
 
 def session_to_markdown(info: SessionInfo, turns: list[StoredTurn]) -> str:
@@ -402,13 +408,13 @@ def session_to_markdown(info: SessionInfo, turns: list[StoredTurn]) -> str:
         f"# {title}",
         "",
         f"Sphere session {info.id} on index {md_code(info.index)}: "
-        f"{_count(len(turns), 'question')}, "
+        f"{count(len(turns), 'question')}, "
         f"created {md_text(info.created)}.",
         "",
     ]
     notes = _Footnotes()
     # a follow-up names the turn it follows by that turn's heading number here
-    shown = {turn.id: n for n, turn in enumerate(turns, 1)}
+    shown = turn_numbers(turns)
     by_id = {turn.id: turn.result for turn in turns}
     for n, turn in enumerate(turns, 1):
         follows = turn.result.plan.follows

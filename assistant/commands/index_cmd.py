@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from assistant.commands.context import Context, pass_ctx
+from assistant.wording import count
 
 
 @click.group("index")
@@ -134,9 +135,10 @@ def _finish(report: Any, as_json: bool) -> None:
 def _print_report(report: Any) -> None:
     verb = "Resumed and built" if report.resumed else "Built"
     click.echo(
-        f"{verb} index '{report.name}': {report.documents} documents, {report.passages} passages "
+        f"{verb} index '{report.name}': {count(report.documents, 'document')}, "
+        f"{count(report.passages, 'passage')} "
         f"({report.documents_added} added, {report.documents_removed} removed; "
-        f"{report.files_indexed} files indexed, {report.files_unchanged} unchanged, "
+        f"{count(report.files_indexed, 'file')} indexed, {report.files_unchanged} unchanged, "
         f"{report.files_removed} removed) in {report.seconds:.1f} s "
         f"({report.docs_per_second:.1f} docs/s)."
     )

@@ -9,7 +9,8 @@ import click
 
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import InputError
-from assistant.store import SNIPPET_MARKS, SessionStore
+from assistant.store import SNIPPET_MARKS, SessionStore, turn_numbers
+from assistant.wording import count
 
 
 def open_store(ctx: Context) -> SessionStore:
@@ -76,14 +77,17 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
     with open_store(ctx) as store:
         info = store.get_session(session_id)
         turns = store.turns(session_id)
+    place = turn_numbers(turns)
     if as_json:
         data = info.to_dict()
         data["turns"] = [
             {
                 "id": t.id,
+                "number": place[t.id],  # its place in the session, as turns are named
                 "created": t.created,
                 "status": t.status,
                 "follows": t.result.plan.follows,  # the turn id it edits (None: a new topic)
+                "follows_number": place.get(t.result.plan.follows or -1),
                 "result": t.result.to_dict(),
             }
             for t in turns
@@ -97,19 +101,21 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
     stance = info.model.get("stance")
     if isinstance(stance, dict) and stance.get("path"):
         click.echo(f"  stance model {stance['path']} (sha256 {stance.get('sha256') or '?'})")
-    click.echo(f"  created {info.created} · updated {info.updated} · {info.turns} turns")
-    place = {t.id: n for n, t in enumerate(turns, 1)}
+    click.echo(
+        f"  created {info.created} · updated {info.updated} · {count(info.turns, 'turn')}"
+    )
     for n, t in enumerate(turns, 1):
         click.echo("")
-        click.echo(f"[{n}] turn {t.id} · {t.created} · {t.status}")
+        # a turn is named by its place in the session, as the app and the export name it
+        # ("Follows turn 2"); the log's id, shared by all sessions, comes last
+        click.echo(f"Turn {n} · {t.created} · {t.status} · id {t.id}")
         follows = t.result.plan.follows
         if follows is not None:
             changes = follow_changes(t.result.plan)
-            # by its place in the session, as the app and the export name it, and its id
             which = (
-                f"[{place[follows]}] (turn {follows})"
+                f"turn {place[follows]}"
                 if follows in place
-                else f"turn {follows} (not in this session)"
+                else f"the turn with id {follows} (not in this session)"
             )
             click.echo(f"  follows {which}" + (f": {changes}" if changes else ""))
         elif n > 1:
@@ -145,7 +151,7 @@ def delete_command(ctx: Context, session_id: int, yes: bool) -> None:
         info = store.get_session(session_id)
         if not yes:
             click.confirm(
-                f"Delete session {info.id} '{info.title}' and its {info.turns} turns?",
+                f"Delete session {info.id} '{info.title}' and its {count(info.turns, 'turn')}?",
                 abort=True,
             )
         store.delete_session(session_id)
@@ -171,5 +177,7 @@ def search_command(ctx: Context, query: str, as_json: bool, limit: int) -> None:
         return
     for h in hits:
         snippet = h.snippet.replace(SNIPPET_MARKS[0], "*").replace(SNIPPET_MARKS[1], "*")
-        click.echo(f"session {h.session_id} · turn {h.turn_id} · {_one_line(h.question, 80)}")
+        click.echo(
+            f"session {h.session_id} · turn {h.turn_number} · {_one_line(h.question, 80)}"
+        )
         click.echo(f"    {_one_line(snippet, 100)}")

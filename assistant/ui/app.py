@@ -79,6 +79,7 @@ from assistant.ui.wiring import (
     scan_index_names,
 )
 from assistant.understand.facet_judge import shared_judge
+from assistant.wording import count
 
 HERE = Path(__file__).parent
 CSS_FILES = [
@@ -476,6 +477,10 @@ class SphereApp(App[None]):
         # the answer must be in the DOM before the scroll: a scroll to the turn's top
         # computed while the answer's height is still unknown is clamped short of it
         await mounted
+        # "answered in …" once the whole answer is built, so both are drawn together
+        answered = turn.show_answered()
+        if answered is not None:
+            await answered
         # queued on the conversation, behind the scroll_end of the turn's start (a
         # callback queued on the app could run before it and be undone); immediate and
         # unanimated, so no scroll is still pending when the next screen is drawn
@@ -600,25 +605,30 @@ class SphereApp(App[None]):
 
         self.push_screen(PlanEditorScreen(question, plan), rerun)
 
+    def _last_answered(self) -> TurnView | None:
+        """The last turn on screen with an answer."""
+        for turn in reversed(list(self._turns.values())):
+            if turn.result is not None and turn.is_attached:
+                return turn
+        return None
+
     def action_ask_as_new_topic(self) -> None:
         """The last turn was read as a follow-up (or answered from the log) but was meant as
         a question of its own: ask it again as a new topic, which starts a new thread."""
-        for turn in reversed(list(self._turns.values())):
-            if turn.result is None or not turn.is_attached:
-                continue
-            if turn.result.plan.follows is None:
-                self.notify("The last answer already started a new topic.", severity="warning")
-                return
+        turn = self._last_answered()
+        if turn is None or turn.result is None:
+            self.notify("No answer yet: ask a question first.", severity="warning")
+        elif turn.result.plan.follows is None:
+            self.notify("The last answer already started a new topic.", severity="warning")
+        else:
             self.ask(turn.question, new_topic=True)
-            return
-        self.notify("No answer yet: ask a question first.", severity="warning")
 
     def action_edit_plan(self) -> None:
-        for turn in reversed(list(self._turns.values())):
-            if turn.result is not None and turn.is_attached:
-                self._edit_plan(turn.question, turn.result.plan)
-                return
-        self.notify("No answer yet: ask a question first.", severity="warning")
+        turn = self._last_answered()
+        if turn is None or turn.result is None:
+            self.notify("No answer yet: ask a question first.", severity="warning")
+        else:
+            self._edit_plan(turn.question, turn.result.plan)
 
     # ------------------------------------------------------------------ sessions
 
@@ -753,7 +763,7 @@ class SphereApp(App[None]):
                     self._refresh_sidebar()
                     self.notify(f"Deleted “{info.title}”.")
 
-            turns = f"{info.turns} answer" + ("" if info.turns == 1 else "s")
+            turns = count(info.turns, "answer")
             self.push_screen(
                 ConfirmPrompt(f"Delete the session “{info.title}” and its {turns}?"), delete
             )
@@ -924,11 +934,14 @@ class SphereApp(App[None]):
             "Change the query plan of the last answer",
             self.action_edit_plan,
         )
-        yield SystemCommand(
-            "Ask the last question as a new topic",
-            "It was read as a follow-up but has a topic of its own (Ctrl+T)",
-            self.action_ask_as_new_topic,
-        )
+        last = self._last_answered()
+        if last is not None and last.result is not None and last.result.plan.follows is not None:
+            # only a turn read as a follow-up can be asked again as a new topic
+            yield SystemCommand(
+                "Ask the last question as a new topic",
+                "It was read as a follow-up but has a topic of its own (Ctrl+T)",
+                self.action_ask_as_new_topic,
+            )
         yield SystemCommand("Help", "Keys and what Sphere does", self.action_help)
         yield SystemCommand(
             "Toggle light/dark theme",
@@ -985,7 +998,7 @@ def session_rows(store: SessionLog, query: str) -> list[SessionRow]:
                     x
                     for x in (
                         format_when(s.updated or s.created),
-                        f"{s.turns} answer" + ("" if s.turns == 1 else "s"),
+                        count(s.turns, "answer"),
                         s.index,
                     )
                     if x

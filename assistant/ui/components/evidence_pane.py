@@ -15,14 +15,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from assistant.locations import citation_where
 from assistant.models import LookupRow, Reference
-from assistant.ui.format import (
-    aspect_check_text,
-    location_text,
-    quote_span,
-    stance_text,
-    verification_text,
-)
+from assistant.ui.format import aspect_check_text, quote_span, stance_text, verification_text
+from assistant.wording import count
 
 
 def passage_content(passage: str | None, ref: Reference) -> Content:
@@ -96,7 +92,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
         self.query_one(".evidence-title", Static).update(
             Content.styled(ref.title or ref.doc_id, "bold $accent")
         )
-        where = " · ".join(x for x in (ref.source, location_text(ref.path, ref.page)) if x)
+        where = " · ".join(x for x in citation_where(ref.source, ref.path, ref.page) if x)
         if ref.retrieval_score:
             where += f" · retrieval score {ref.retrieval_score:.2f}"
         if copies:
@@ -121,7 +117,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
         self.query_one(".evidence-title", Static).update(
             Content.styled(row.title or row.doc_id, "bold $accent")
         )
-        where = " · ".join(x for x in (row.source, location_text(row.path, None)) if x)
+        where = " · ".join(x for x in citation_where(row.source, row.path) if x)
         where += (" · " if where else "") + f"score {row.score:.3f} · {row.doc_id}"
         if row.copies:
             where += "\nSame passage also in: " + ", ".join(row.copies)
@@ -129,7 +125,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
         check = Content("")
         if row.aspects:
             check = Content.styled(
-                f"{row.met} of {len(row.aspects)} aspects met",
+                f"{row.met} of {count(len(row.aspects), 'aspect')} met",
                 "$success" if row.met == len(row.aspects) else "$warning",
             )
         self.query_one(".evidence-check", Static).update(check)
