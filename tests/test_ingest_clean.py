@@ -106,9 +106,11 @@ def test_pdf_running_headers_footers_and_hyphens(tmp_path: Path) -> None:
     assert "information campaign" in doc.text and "infor-" not in doc.text
     # wrapped lines are one paragraph: a sentence runs across the PDF's line ends
     sentences = [doc.text[s:e] for s, e in sentence_spans(doc.text)]
-    assert "The parks committee met in the spring to review the annual figures for the whole " \
-        "region and found that spending on parks had risen by a small amount while spending " \
+    assert (
+        "The parks committee met in the spring to review the annual figures for the whole "
+        "region and found that spending on parks had risen by a small amount while spending "
         "elsewhere had fallen." in sentences
+    )
     # each page keeps its own text and offsets
     pages = result.pages[doc.doc_id]
     assert len(pages) == 5

@@ -27,7 +27,7 @@ def _split(text: str) -> list[str]:
         ["The U.S. economy grew by 2.5% last year.", "Growth slowed in Q4."],
         ["Use a tool, e.g. a hammer, to fix it.", "Then test it."],
         ["The study by Smith et al. found no effect.", "It was small."],
-        ["She asked, \"Is this the right way?\"", "Nobody answered."],
+        ['She asked, "Is this the right way?"', "Nobody answered."],
     ],
 )
 def test_abbreviations_do_not_end_a_sentence(sentences: list[str]) -> None:

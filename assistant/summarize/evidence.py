@@ -75,9 +75,7 @@ def sentence_spans(text: str, *, min_words: int = MIN_WORDS) -> list[tuple[int, 
     return out
 
 
-def _join_short(
-    text: str, line: list[tuple[int, int]], min_words: int
-) -> list[tuple[int, int]]:
+def _join_short(text: str, line: list[tuple[int, int]], min_words: int) -> list[tuple[int, int]]:
     """Join each short sentence of one line to the next (the last one to the one before)."""
     spans: list[tuple[int, int]] = []
     open_short = False
