@@ -67,6 +67,16 @@ def test_html_blocks_stay_apart() -> None:
     assert not any(s.startswith("Key Examples ") for s in sentences)
 
 
+def test_exponents_are_not_footnote_markers() -> None:
+    _title, text = html_to_text(
+        "<html><body><article><p>The flat has 60 m<sup>2</sup> of floor and the tank holds "
+        "10<sup>3</sup> litres, as the survey says<sup>4</sup> in its annex.</p>"
+        "<p>The survey was carried out by the city in the spring of last year.</p>"
+        "</article></body></html>"
+    )
+    assert "60 m2 of floor" in text and "103 litres" in text and "says in its annex" in text
+
+
 def test_html_with_no_main_text_falls_back_to_the_body() -> None:
     _title, text = html_to_text("<html><body><div>Owls hunt at night.</div></body></html>")
     assert text == "Owls hunt at night."

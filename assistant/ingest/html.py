@@ -60,10 +60,34 @@ def parse(html: str) -> Any:
         return None
 
 
+def _text_before(el: Any) -> str:
+    """The text just before ``el`` in its parent (its previous sibling's tail or the
+    parent's text)."""
+    prev = el.getprevious()
+    if prev is not None:
+        return prev.tail or ""
+    parent = el.getparent()
+    return (parent.text or "") if parent is not None else ""
+
+
+def _is_footnote_marker(sup: Any) -> bool:
+    """A ``<sup>`` that marks a note, not an exponent: a link or brackets, or a
+    number after a word of three letters or more ("art<sup>1</sup>", not
+    "10 m<sup>2</sup>", "x<sup>2</sup>" or "10<sup>3</sup>")."""
+    text = sup.text_content() or ""
+    if not _MARKER_TEXT.fullmatch(text):
+        return False
+    if sup.find(".//a") is not None or re.search(r"[\[\]()*†‡§]", text):
+        return True
+    words = _text_before(sup).split()
+    word = words[-1] if words else ""
+    return not word[-1:].isdigit() and len(re.sub(r"\W", "", word)) >= 3
+
+
 def prepare(tree: Any) -> Any:
     """``tree`` without footnote markers and furniture elements (changed in place)."""
     for sup in list(tree.iter("sup")):
-        if _MARKER_TEXT.fullmatch(sup.text_content() or "") and sup.getparent() is not None:
+        if sup.getparent() is not None and _is_footnote_marker(sup):
             sup.drop_tree()
     words = furniture()["class_words"]
     doomed = []
