@@ -25,6 +25,8 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.eval.demo", "demo_command"),
     ("assistant.eval.understand", "understand_command"),
     ("assistant.eval.conversation", "conversation_command"),
+    ("assistant.eval.ingest", "html_command"),
+    ("assistant.eval.ingest", "sentences_command"),
 ]
 
 
