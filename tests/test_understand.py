@@ -163,12 +163,20 @@ def test_a_topic_set_before_its_question_is_the_subject(question: str, pro: str,
 
 
 def test_claims_fallbacks() -> None:
-    assert make_claims("Why do people like jazz so much, honestly?", "two_sided")[0].startswith(
-        "We support the claim that"
+    # a why-question: the statement it takes for granted, never PerSphere's template
+    assert make_claims("Why do people like jazz so much, honestly?", "two_sided") == (
+        "People like jazz so much, honestly.",
+        "People do not like jazz so much, honestly.",
+    )
+    # a question no rule reads keeps the never-wrong labelled form
+    pro, con = make_claims("What harm can homeopathy do?", "two_sided")
+    assert (pro, con) == (
+        "For — What harm can homeopathy do?",
+        "Against — What harm can homeopathy do?",
     )
     assert make_claims("capital punishment", "two_sided") == (
-        "Arguments in favour of capital punishment.",
-        "Arguments against capital punishment.",
+        "Capital punishment is beneficial overall.",
+        "Capital punishment is harmful overall.",
     )
     assert negate_statement("Gambling must be banned") == "Gambling must not be banned"
     assert negate_statement("It can work") == "It cannot work"
