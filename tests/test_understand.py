@@ -168,11 +168,15 @@ def test_claims_fallbacks() -> None:
         "People like jazz so much, honestly.",
         "People do not like jazz so much, honestly.",
     )
+    # a wh-question argued from both sides is about its subject
+    assert make_claims("What harm can homeopathy do?", "two_sided") == (
+        "Homeopathy is beneficial overall.",
+        "Homeopathy is harmful overall.",
+    )
     # a question no rule reads keeps the never-wrong labelled form
-    pro, con = make_claims("What harm can homeopathy do?", "two_sided")
-    assert (pro, con) == (
-        "For — What harm can homeopathy do?",
-        "Against — What harm can homeopathy do?",
+    assert make_claims("Who invented the lithium-ion battery?", "two_sided") == (
+        "For — Who invented the lithium-ion battery?",
+        "Against — Who invented the lithium-ion battery?",
     )
     assert make_claims("capital punishment", "two_sided") == (
         "Capital punishment is beneficial overall.",

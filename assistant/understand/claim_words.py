@@ -90,6 +90,7 @@ class ClaimWords(BaseModel):
     topic_tails: list[str]
     request_verbs: list[str]
     request_objects: list[str]
+    wh_words: list[str]
     statement_leads: list[str]
     forms: Forms
     languages: list[str]
@@ -103,6 +104,7 @@ class ClaimWords(BaseModel):
         "topic_tails",
         "request_verbs",
         "request_objects",
+        "wh_words",
         "statement_leads",
     )(_phrases)
 

@@ -32,7 +32,13 @@ from collections.abc import Callable
 
 from assistant.models import Intent
 from assistant.understand.claim_words import words
-from assistant.understand.declarative import is_clause, negate, question_claims, sentence
+from assistant.understand.declarative import (
+    is_clause,
+    negate,
+    question_claims,
+    sentence,
+    subject_of,
+)
 from assistant.understand.intent import _edit1
 from assistant.understand.language import claim_language, english_word
 from assistant.understand.parse import parse
@@ -41,6 +47,7 @@ from assistant.understand.phrases import (
     object_after,
     phrase_kind,
     plural,
+    question_subject,
     with_article,
     without_tail_noun,
 )
@@ -105,6 +112,7 @@ def make_claims(text: str, intent: Intent) -> Claims:
         _question,
         _why,
         _framed,
+        _wh_subject,
         _statement,
         _topic_claims,
     )
@@ -241,6 +249,27 @@ def _why(t: str) -> Claims | None:
     return question_claims(rest)
 
 
+def _wh_subject(t: str) -> Claims | None:
+    """ "What is a four-day week?", "What harm can homeopathy do?" argued from both sides:
+    the claims of the question's subject."""
+    w = words()
+    tokens = t.split()
+    if not tokens or tokens[0].lower() not in w.wh_words:
+        return None
+    subject = None
+    # "What does X define?", "What harm can X do?": the question from its auxiliary on,
+    # read as the yes/no questions are (the small model misreads the verb as a noun)
+    at = next((i for i, x in enumerate(tokens[1:5], 1) if w.aux_kind(x)), None)
+    if at is not None and w.aux_kind(tokens[at]) != "be":
+        subject = subject_of(" ".join(tokens[at:]))
+    subject = subject or question_subject(t)  # "What is a four-day week?": the copula's
+    if not subject:
+        return None
+    found = t.lower().find(subject.lower())
+    subject = t[found : found + len(subject)] if found >= 0 else subject
+    return _topic_claims(subject, request=False)
+
+
 def _framed(t: str) -> Claims | None:
     """ "pros and cons of fracking", "… on both sides of the death penalty debate": the
     claims of the topic the frame names."""
@@ -284,7 +313,8 @@ def _topic_claims(t: str, request: bool = True) -> Claims | None:
         obj = _phrase_at_start(rest, w.request_objects)
         rest = rest[len(obj) :].strip() if obj else rest
         return (_framed(rest) or _topic_claims(rest, request=False)) if rest else None
-    if w.aux_kind(topic.split()[0]) is not None:
+    first = topic.split()[0].lower()
+    if w.aux_kind(first) is not None or first in w.wh_words:
         return None  # a question no rule read is no topic
     kind = phrase_kind(topic)
     if kind == "verb_phrase":

@@ -294,6 +294,13 @@ def _question_verb(qdoc: Any, shift: int, head: Any) -> bool:
     return 0 <= i < len(qdoc) and qdoc[i].text == head.text and qdoc[i].tag_.startswith("VB")
 
 
+def subject_of(question: str) -> str | None:
+    """The subject of a yes/no question as the parse finds it ("does the spec define" ->
+    "The spec"), or None."""
+    m = move_auxiliary(question)
+    return _text(m.doc[: m.aux_i]) if m is not None else None
+
+
 def _with_not(aux: str) -> str:
     return "cannot" if aux == "can" else f"{aux} not"
 
@@ -413,7 +420,9 @@ def is_clause(doc: Any) -> bool:
         return False
     finite = root.tag_ in ("VBZ", "VBP", "VBD", "MD") or bool(auxiliaries(root))
     subjects = [c for c in root.children if c.dep_ in SUBJECT_DEPS and c.i < root.i]
-    return finite and bool(subjects) and subjects[0].left_edge.i == 0
+    if not finite or not subjects or subjects[0].left_edge.i != 0:
+        return False
+    return not subjects[0].tag_.startswith("W")  # "Who invented …" asks, it does not state
 
 
 def _root(doc: Any) -> Any:

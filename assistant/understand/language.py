@@ -48,6 +48,14 @@ def english_word(word: str) -> bool:
 
 
 @functools.cache
+def english_verb(word: str) -> bool:
+    """A verb of lemminflect's English dictionary."""
+    import lemminflect
+
+    return bool(lemminflect.getAllLemmas(word.lower(), upos="VERB"))
+
+
+@functools.cache
 def noun_lemma(word: str, rules: bool = False) -> str | None:
     """The singular of an English noun in lemminflect's dictionary, None when unknown;
     with ``rules``, lemminflect's guess for an unknown word ("tabs" -> "tab")."""

@@ -11,12 +11,13 @@ from typing import Any
 
 from assistant.understand.claim_words import words
 from assistant.understand.declarative import well_formed
-from assistant.understand.language import noun_lemma
+from assistant.understand.language import english_verb, noun_lemma
 from assistant.understand.parse import parse
 
 # the head of a noun phrase: a noun, a gerund ("banning plastic straws"), a name, a number
 _NOUN_HEADS = frozenset({"NN", "NNS", "NNP", "NNPS", "VBG", "FW", "CD"})
 _FINITE = frozenset({"VBD", "VBP", "VBZ", "MD"})
+_SUBJECTS = frozenset({"nsubj", "nsubjpass"})
 
 
 def root(doc: Any) -> Any:
@@ -84,13 +85,32 @@ def phrase_kind(topic: str) -> str | None:
         return None
     head = roots[0]
     subject = any(c.dep_.startswith("nsubj") for c in head.children)
-    if head.i == 0 and head.tag_ == "VB" and not subject:
+    if head.i == 0 and head.tag_ == "VB" and not subject and english_verb(head.text):
         return "verb_phrase"
+    if len(doc) == 1 and head.is_alpha:
+        return "noun_phrase"  # one word that is no verb ("homeopathy" tagged as one)
     # "the metaverse": a noun the tagger does not know, read as an adjective after its article
     unknown_noun = (
         head.tag_ == "JJ" and head.i == len(doc) - 1 and any(c.dep_ == "det" for c in head.children)
     )
     return "noun_phrase" if head.tag_ in _NOUN_HEADS or unknown_noun else None
+
+
+def question_subject(question: str) -> str | None:
+    """The subject of a wh-question's main verb ("What does the Fourth Amendment protect
+    against?": "the Fourth Amendment"), not a wh-word or a pronoun; None when it has none."""
+    doc = parse(question)
+    head = root(doc)
+    if head is None:
+        return None
+    wh = set(words().wh_words)
+    for c in head.children:
+        if c.dep_ not in _SUBJECTS or c.tag_ in ("PRP", "WP", "WDT", "EX"):
+            continue
+        span = doc[c.left_edge.i : c.right_edge.i + 1]
+        if not any(t.lower_ in wh for t in span):
+            return span.text
+    return None
 
 
 def without_tail_noun(topic: str) -> str:
