@@ -325,26 +325,8 @@ class Pipeline:
             summary = Summary(question=q, claims=[], notes=retrieval_notes)
             details = {"answer": {"rows": len(answer.rows), "check": "question"}}
         else:
-            opts = options or self.summary_options()
-            shown, side = hits, asked_side(plan)
-            if side is not None:  # the side asked for has the whole budget (one_side)
-                shown = {s: list(hits.get(s, [])) if s == side else [] for s in SIDES}
-                opts = replace(opts, max_perspectives=2 * opts.max_perspectives)
-            summary, report = self.answer(
-                plan, shown, opts, emit=emit, cancel=cancel, timings=timings
-            )
-            other = [s for s in SIDES if s != side]
-            one_side(summary, plan, found=len(hits.get(other[0], [])) if side else 0)
+            summary, details = self._two_sided(plan, hits, options, emit, cancel, timings)
             summary.notes[:0] = retrieval_notes
-            details = {
-                "summary": {
-                    "path": opts.path,
-                    "groups": opts.groups,
-                    "documents": opts.documents,
-                    "max_perspectives": opts.max_perspectives,
-                },
-                "verification": report.to_dict(),
-            }
         timings["total"] = time.perf_counter() - t0
         emit(Progress("done", 1, 1, ""))
         return TurnResult(
@@ -359,6 +341,35 @@ class Pipeline:
             lookup=lookup,
             answer=answer,
         )
+
+    def _two_sided(
+        self,
+        plan: QueryPlan,
+        hits: dict[Side, list[Any]],
+        options: SummaryOptions | None,
+        emit: ProgressFn,
+        cancel: threading.Event | None,
+        timings: dict[str, float],
+    ) -> tuple[Summary, dict[str, Any]]:
+        """The summary of a debate plan, one-sided or two-sided, and what the log records."""
+        opts = options or self.summary_options()
+        shown, side = hits, asked_side(plan)
+        if side is not None:  # the side asked for has the whole budget (one_side)
+            shown = {s: list(hits.get(s, [])) if s == side else [] for s in SIDES}
+            opts = replace(opts, max_perspectives=2 * opts.max_perspectives)
+        summary, report = self.answer(plan, shown, opts, emit=emit, cancel=cancel, timings=timings)
+        other = [s for s in SIDES if s != side]
+        one_side(summary, plan, found=len(hits.get(other[0], [])) if side else 0)
+        details = {
+            "summary": {
+                "path": opts.path,
+                "groups": opts.groups,
+                "documents": opts.documents,
+                "max_perspectives": opts.max_perspectives,
+            },
+            "verification": report.to_dict(),
+        }
+        return summary, details
 
     # ------------------------------------------------------------------ stages
     def understand(self, question: str) -> QueryPlan:
