@@ -162,6 +162,14 @@ GOLDEN = [
         "Bilingual children learn faster.",
         "Bilingual children do not learn faster.",
     ),
+    # a title in Title Case is read in sentence case; names keep their capitals
+    (
+        "Are Electric Cars Better For The Environment?",
+        "Electric cars are better for the environment.",
+        "Electric cars are not better for the environment.",
+    ),
+    ("Remote Work – Blessing or Curse?", "Remote work is a blessing.", "Remote work is a curse."),
+    ("Time: linear or cyclical?", "Time is linear.", "Time is cyclical."),
     # one typing slip in the opening auxiliary
     (
         "shoudl schools teach coding",

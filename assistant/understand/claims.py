@@ -40,7 +40,12 @@ from assistant.understand.declarative import (
     subject_of,
 )
 from assistant.understand.intent import _edit1
-from assistant.understand.language import claim_language, english_word
+from assistant.understand.language import (
+    claim_language,
+    english_stop_word,
+    english_word,
+    sentence_case,
+)
 from assistant.understand.parse import parse
 from assistant.understand.phrases import (
     be_for,
@@ -102,7 +107,7 @@ def make_claims(text: str, intent: Intent) -> Claims:
     language = claim_language(t)
     if language != "en":
         return labelled(t, language)
-    t = _repair_opening(t)
+    t = _repair_opening(sentence_case(t))
     rules: tuple[Callable[[str], Claims | None], ...] = (
         _versus,
         _which,
@@ -193,6 +198,7 @@ def _versus(t: str) -> Claims | None:
     if not m:
         return None
     a, b = m.group("a").strip(), m.group("b").strip(" ,")
+    a = re.split(r"\s*:\s*|\s[-–—]\s", a)[-1]  # "Battle of the consoles: Xbox vs. …"
     pred = (m.group("p") or "better").strip()
     if len(a.split()) == 1 and len(b.split()) > 1 and not m.group("p"):
         # "Breast vs. Bottle feeding": the words after B's first belong to both
@@ -263,8 +269,8 @@ def _wh_subject(t: str) -> Claims | None:
     if at is not None and w.aux_kind(tokens[at]) != "be":
         subject = subject_of(" ".join(tokens[at:]))
     subject = subject or question_subject(t)  # "What is a four-day week?": the copula's
-    if not subject:
-        return None
+    if not subject or english_stop_word(subject):
+        return None  # "How should we view …": a pronoun is no topic
     found = t.lower().find(subject.lower())
     subject = t[found : found + len(subject)] if found >= 0 else subject
     return _topic_claims(subject, request=False)

@@ -198,6 +198,9 @@ def _noun_phrase(doc: Any, a: Any, head: Any) -> bool:
     span = doc[: a.i]
     if any(t.tag_ in _CLAUSE_TAGS for t in span):
         return False
+    # a determiner right after a noun starts another noun phrase ("Banks a force are …")
+    if any(t.tag_ == "DT" and t.i > 0 and doc[t.i - 1].tag_.startswith("NN") for t in span):
+        return False
     last = span[-1]
     if last.tag_ == "VBG":
         # a gerund ends a subject only as its head noun ("intermittent fasting"), not
@@ -275,6 +278,8 @@ def _score(
     odd = anomalies(doc)
     if not _noun_phrase(doc, a, head) or any(t.i < a.i for t in odd):
         return None
+    # a subject holding "or" is rarer than a predicate offering two alternatives
+    odd += [t for t in doc[: a.i] if t.lower_ == "or"]
     # an adjective after its noun in the subject ("Podcasts better than videos are …")
     if any(t.dep_ == "amod" and t.head.i < t.i for t in doc[: a.i]):
         return None
@@ -347,13 +352,18 @@ def _alternatives(m: Moved, pred: list[Any]) -> tuple[list[Any], list[Any]] | No
     first = pred[o].head
     own = {t.i for t in first.subtree if t.dep_ not in ("aux", "auxpass", "neg")}
     start = next((j for j, t in enumerate(left) if t.i in own), 0)
+    if right[0].tag_ == "DT":
+        # "a welcome form of self-expression or a cause of regret": two noun phrases,
+        # each opening with its determiner, whatever the parse attached "or" to
+        start = next((j for j, t in enumerate(left) if t.tag_ == "DT"), start)
     shared, left = left[:start], left[start:]
     head, other = left[-1], right[0]
     # "help or hurt tenants" (after "do" or a modal, each alternative opens with its verb),
-    # "good or bad for developing countries": the words after the second alternative's
-    # first word belong to both
+    # "(actually) good or bad for developing countries": the words after the second
+    # alternative's first word belong to both (not "Daniel Craig or Sean Connery")
     verbs = m.kind in ("do", "modal") and len(left) == 1
-    if len(right) > 1 and (verbs or (len(left) <= 2 and head.tag_[:2] == other.tag_[:2])):
+    one_word = all(t.tag_.startswith("RB") for t in left[:-1]) and head.tag_[:2] == other.tag_[:2]
+    if len(right) > 1 and (verbs or one_word):
         left = [*left, *right[1:]]
     return [*shared, *left], [*shared, *right]
 

@@ -25,6 +25,10 @@ _LOCK = threading.Lock()
 _SURE = 0.9
 _SURE_WORDS = 3
 _ENGLISH_SHARE = 0.6
+# a title in Title Case: at least this many words after the first of four letters or
+# more, and this share of them capitalised
+_TITLE_WORDS = 3
+_TITLE_SHARE = 0.75
 
 
 @functools.cache
@@ -47,12 +51,27 @@ def english_word(word: str) -> bool:
     return w in STOP_WORDS or bool(lemminflect.getAllLemmas(w))
 
 
+def english_stop_word(text: str) -> bool:
+    """One English stop word ("we", "it", "this")."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return text.strip().lower() in STOP_WORDS
+
+
 @functools.cache
 def english_verb(word: str) -> bool:
     """A verb of lemminflect's English dictionary."""
     import lemminflect
 
     return bool(lemminflect.getAllLemmas(word.lower(), upos="VERB"))
+
+
+@functools.cache
+def english_adjective(word: str) -> bool:
+    """An adjective of lemminflect's English dictionary."""
+    import lemminflect
+
+    return bool(lemminflect.getAllLemmas(word.lower(), upos="ADJ"))
 
 
 @functools.cache
@@ -66,6 +85,29 @@ def noun_lemma(word: str, rules: bool = False) -> str | None:
     if not found and rules:
         found = lemminflect.getLemma(w, upos="NOUN")
     return str(found[0]) if found else None
+
+
+def sentence_case(text: str) -> str:
+    """A title in Title Case ("Are Banks a Force of Good or Evil?") in sentence case: the
+    capital goes from each word after the first that is an English word in lower case
+    ("banks", "force"), and stays on the others ("Washington", "NFL"). The small tagger
+    reads every capitalised word as a name. Text that is not in Title Case is returned
+    as it is."""
+    found = list(re.finditer(r"[^\W\d_]+", text))
+    # the words after the first that Title Case capitalises: four letters or more (short
+    # function words are often left small), not acronyms
+    later = [m for m in found[1:] if len(m.group()) >= 4 and not m.group().isupper()]
+    capitals = [m for m in later if m.group()[0].isupper()]
+    if len(later) < _TITLE_WORDS or len(capitals) < _TITLE_SHARE * len(later):
+        return text  # a sentence, perhaps with a name in it ("abolishing the Electoral College")
+    out = list(text)
+    for m in found[1:]:
+        if not m.group()[0].isupper() or m.group().isupper():
+            continue
+        word = m.group()
+        if english_word(word) and word[1:].islower():
+            out[m.start()] = word[0].lower()
+    return "".join(out)
 
 
 def _latin(text: str) -> bool:

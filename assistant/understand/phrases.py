@@ -11,7 +11,7 @@ from typing import Any
 
 from assistant.understand.claim_words import words
 from assistant.understand.declarative import well_formed
-from assistant.understand.language import english_verb, noun_lemma
+from assistant.understand.language import english_adjective, english_verb, noun_lemma
 from assistant.understand.parse import parse
 
 # the head of a noun phrase: a noun, a gerund ("banning plastic straws"), a name, a number
@@ -50,13 +50,26 @@ def be_for(phrase: str) -> str:
 
 
 def with_article(pred: str) -> str:
-    """ "good idea or not" -> "a good idea or not": a singular noun needs its article."""
-    doc = parse(pred)
+    """ "good idea or not" -> "a good idea or not", "hero or traitor" -> "a hero or a
+    traitor": a singular noun after "is" needs its article, each alternative its own."""
+    return " or ".join(_with_article(part) for part in pred.split(" or "))
+
+
+def _with_article(part: str) -> str:
+    doc = parse(part)
+    if not len(doc):
+        return part
     first = doc[0]
-    nouns = [t for t in doc if t.tag_ == "NN" and t.i > 0 and t.dep_ != "compound"]
-    if first.tag_ == "JJ" and nouns and not any(c.dep_ == "det" for c in nouns[0].children):
-        return ("an " if first.lower_[0] in "aeiou" else "a ") + pred
-    return pred
+    if len(doc) == 1:  # one word, by the dictionary rather than the tagger ("curse", "linear")
+        word = first.text
+        singular = noun_lemma(word) == word.lower() and not english_adjective(word)
+        return ("an " if first.lower_[0] in "aeiou" else "a ") + part if singular else part
+    singular = first.tag_ == "NN" or (
+        first.tag_ == "JJ" and any(t.tag_ == "NN" and t.dep_ != "compound" for t in doc[1:])
+    )
+    if not singular or any(t.tag_ in ("DT", "PRP$") for t in doc):
+        return part
+    return ("an " if first.lower_[0] in "aeiou" else "a ") + part
 
 
 def object_after(t: str, end: int) -> str:
