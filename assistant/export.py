@@ -6,7 +6,9 @@ citing its documents as footnotes ``[^n]`` (title, source, file/page, quote).
 Then the balance report, notes, and a "Method" appendix (index, embedder,
 model, retrieval settings, dates). A lookup question's turn has a table
 instead of claims: rank, document, source, score, and one column per aspect
-with ✓ (met; the footnote gives the verified sentence) or ✗.
+with ✓ (met; the footnote gives the verified sentence) or ✗. A factual
+question's turn says it is not a debate and lists the passages that answer
+it, ranked, each with its sentence, source and page.
 
 Everything that comes from documents, the question or the model goes through
 :func:`md_text` or :func:`md_code`, so no text can open a heading, a list item,
@@ -23,10 +25,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.models import NO_EVIDENCE, DocumentHit, Lookup, QueryPlan, Reference, TurnResult
+from assistant.models import (
+    NO_EVIDENCE,
+    DocumentHit,
+    FactualAnswer,
+    Lookup,
+    QueryPlan,
+    Reference,
+    TurnResult,
+)
 from assistant.store import SessionInfo, StoredTurn
 
 SIDE_LABEL = {"pro": "For", "con": "Against"}
+ANSWER_CHECK = "question"  # assistant.summarize.factual.CHECK
 
 # ASCII punctuation that can start inline structure anywhere in a line (code, emphasis,
 # links, footnote references, inline footnotes "^[...]", HTML/autolinks, entities,
@@ -117,7 +128,9 @@ def _reference(ref: Reference, copies: list[str] | None = None, side: str = "") 
         parts.append(", ".join(where) + ".")
     if ref.quote:
         parts.append(f"“{md_text(ref.quote)}”")
-    if ref.verified:
+    if ref.check == ANSWER_CHECK:  # a factual answer's sentence: chosen, not verified
+        parts.append(f"(the sentence nearest the question, cosine {ref.support:.2f})")
+    elif ref.verified:
         how = f" by {md_text(ref.check)}" if ref.check else ""
         parts.append(f"(verified{how}, support {ref.support:.2f})")
     else:
@@ -244,6 +257,26 @@ def _lookup(lookup: Lookup, notes: _Footnotes) -> list[str]:
     return [*out, ""]
 
 
+def _answer(answer: FactualAnswer, notes: _Footnotes) -> list[str]:
+    """A factual question's answer: not a debate; the passages, ranked, with their quotes."""
+    out = ["### Answer (not a debate)", "", md_text(answer.ranking_text()), ""]
+    if not answer.rows:
+        return [*out, "*No document in this index answers it.*", ""]
+    for row in answer.rows:
+        title = md_text(row.title) if row.title.strip() else ""
+        doc = f"{title} ({md_code(row.doc_id)})" if title else md_code(row.doc_id)
+        ref = row.reference
+        where = [md_text(row.source)] if row.source.strip() else []
+        if ref is not None and ref.page is not None:
+            where.append(f"page {ref.page}")
+        head = ", ".join([doc, *where])
+        if ref is None or not ref.quote:
+            out.append(f"{row.rank}. {head}: the document has no text.")
+        else:
+            out.append(f"{row.rank}. {head}: “{md_text(ref.quote)}”{notes.cite(ref)}")
+    return [*out, ""]
+
+
 def _doc_line(hit: DocumentHit | None, doc_id: str, *, with_source: bool) -> str:
     """A listed document: its title (and source) with its id, or the id alone."""
     label = md_text(hit.title) if hit and hit.title.strip() else ""
@@ -315,6 +348,8 @@ def _turn_method(result: TurnResult, created: str | None) -> list[str]:
         out.append("- Answer: from the session log (no search, no summary)")
     elif result.lookup is not None:
         out.append(f"- Answer: ranked list. {md_text(result.lookup.ranking_text())}")
+    elif result.answer is not None:
+        out.append("- Answer: the passages that answer a factual question (not a debate)")
     else:
         out.append(f"- Summary: {md_text(result.summary.method)}")
     out.append(f"- Root query: {md_code(plan.root_query)}")
@@ -368,6 +403,8 @@ def _turn(
         out += _reply(result, notes, base)
     elif result.lookup is not None:
         out += _lookup(result.lookup, notes)
+    elif result.answer is not None:
+        out += _answer(result.answer, notes)
     else:
         out += _claims(result, notes)
         out += _balance(result)

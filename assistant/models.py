@@ -574,6 +574,71 @@ class Lookup:
         )
 
 
+# --------------------------------------------------------------------------- factual answer
+
+NOT_A_DEBATE = (
+    "A factual question, not a debate: the passages that answer it, ranked as the index "
+    "ranks them for the question. Ask for both sides to see it argued."
+)
+
+
+@dataclass
+class AnswerRow:
+    """One ranked document of a factual answer, with the sentence of it that answers the
+    question best (``reference``: the quote, a whole sentence of the document, its page
+    and passage, and its cosine to the question as ``support``)."""
+
+    rank: int
+    doc_id: str
+    title: str = ""
+    source: str = ""
+    path: str = ""
+    score: float = 0.0
+    reference: Reference | None = None
+    copies: list[str] = field(default_factory=list)  # same-text documents folded into it
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in asdict(self).items() if k != "reference"}
+        d["reference"] = self.reference.to_dict() if self.reference else None
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AnswerRow:
+        row = _from_dict(cls, data)
+        ref = data.get("reference")
+        row.reference = Reference.from_dict(ref) if isinstance(ref, dict) else None
+        row.copies = list(data.get("copies", []))
+        return row
+
+
+@dataclass
+class FactualAnswer:
+    """The answer to a factual question (plan intent ``factual``): the passages that
+    answer it, ranked, instead of two claims. Not a debate (:data:`NOT_A_DEBATE`)."""
+
+    question: str
+    rows: list[AnswerRow] = field(default_factory=list)
+
+    def ranking_text(self) -> str:
+        """What the answer is, in one sentence (shown by the app, the CLI and the export)."""
+        return NOT_A_DEBATE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "debate": False,
+            "note": NOT_A_DEBATE,
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FactualAnswer:
+        return cls(
+            question=str(data.get("question", "")),
+            rows=[AnswerRow.from_dict(r) for r in data.get("rows", [])],
+        )
+
+
 @dataclass
 class Progress:
     """What a stage reports through the progress callback."""
@@ -591,7 +656,7 @@ class TurnResult:
     question: str
     plan: QueryPlan
     hits: dict[str, list[DocumentHit]]  # side ("pro"/"con") -> ranked documents
-    summary: Summary  # for a lookup: no claims, only the notes
+    summary: Summary  # for a lookup or a factual answer: no claims, only the notes
     index: str = ""
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     model: dict[str, Any] = field(default_factory=dict)  # llm path/sha256/backend, embedder
@@ -601,6 +666,8 @@ class TurnResult:
     # a question about an earlier answer ("why is [8] under Claim B?"), answered from the
     # session log without a search (assistant.thread): the text answer; "" otherwise
     reply: str = ""
+    # the passages that answer a factual question (plan.intent == "factual"); None otherwise
+    answer: FactualAnswer | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -617,6 +684,8 @@ class TurnResult:
             d["lookup"] = self.lookup.to_dict()
         if self.reply:
             d["reply"] = self.reply
+        if self.answer is not None:
+            d["answer"] = self.answer.to_dict()
         return d
 
     @classmethod
@@ -635,4 +704,5 @@ class TurnResult:
             retrieval=dict(data.get("retrieval", {})),
             lookup=Lookup.from_dict(data["lookup"]) if data.get("lookup") else None,
             reply=str(data.get("reply") or ""),
+            answer=FactualAnswer.from_dict(data["answer"]) if data.get("answer") else None,
         )

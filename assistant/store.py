@@ -5,7 +5,8 @@ everything the pass produced for it (:class:`~assistant.models.TurnResult`):
 query plan, retrieval hits with their per-method scores, the two-sided summary
 with its verification and balance report (or, for a lookup question, the
 ranked list with each row's aspect checks, kept in ``extra_json`` under
-``lookup``), stage timings, the model and retrieval settings used.
+``lookup``; for a factual question, the passages that answer it, under
+``answer``), stage timings, the model and retrieval settings used.
 
 Durability: the file is in WAL mode and each turn is written in one
 transaction when it finishes, so killing the process loses at most the turn in
@@ -215,10 +216,20 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def answer_text(summary: dict[str, Any], lookup: dict[str, Any] | None = None) -> str:
+def answer_text(
+    summary: dict[str, Any],
+    lookup: dict[str, Any] | None = None,
+    answer: dict[str, Any] | None = None,
+) -> str:
     """The searchable text of an answer: claims, perspective sentences, notes;
-    for a lookup the listed documents' titles and their aspects' verified quotes."""
+    for a lookup the listed documents' titles and their aspects' verified quotes;
+    for a factual answer its documents' titles and quotes."""
     parts: list[str] = []
+    for row in (answer or {}).get("rows", []) or []:
+        parts.append(str(row.get("title", "") or row.get("doc_id", "")))
+        ref = row.get("reference") or {}
+        if ref.get("quote"):
+            parts.append(str(ref["quote"]))
     for row in (lookup or {}).get("rows", []) or []:
         parts.append(str(row.get("title", "") or row.get("doc_id", "")))
         for m in row.get("aspects", []) or []:
@@ -235,11 +246,14 @@ def answer_text(summary: dict[str, Any], lookup: dict[str, Any] | None = None) -
 
 
 def verification_summary(
-    summary: dict[str, Any], lookup: dict[str, Any] | None = None
+    summary: dict[str, Any],
+    lookup: dict[str, Any] | None = None,
+    answer: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Counts of verified references, for inspection and queries without parsing summaries.
 
-    A lookup's references are its rows' aspect evidence (verified = the aspect is met).
+    A lookup's references are its rows' aspect evidence (verified = the aspect is met);
+    a factual answer's, its rows' quotes.
     """
     refs = [
         r
@@ -252,6 +266,9 @@ def verification_summary(
         for row in (lookup or {}).get("rows", []) or []
         for m in row.get("aspects", []) or []
         if m.get("reference")
+    ]
+    refs += [
+        row["reference"] for row in (answer or {}).get("rows", []) or [] if row.get("reference")
     ]
     supports = [float(r.get("support", 0.0) or 0.0) for r in refs]
     return {
@@ -544,8 +561,8 @@ class SessionStore:
                 result.index,
                 _dumps(d.get("retrieval", {})),
                 _dumps(summary.get("balance", {})),
-                _dumps(verification_summary(summary, d.get("lookup"))),
-                answer_text(summary, d.get("lookup")),
+                _dumps(verification_summary(summary, d.get("lookup"), d.get("answer"))),
+                answer_text(summary, d.get("lookup"), d.get("answer")),
                 _dumps(extra),
             )
         except (TypeError, ValueError) as exc:

@@ -15,6 +15,7 @@ from typing import Any
 from assistant.errors import CancelledError, IndexNotFoundError
 from assistant.models import (
     NO_EVIDENCE,
+    AnswerRow,
     Aspect,
     AspectMatch,
     BalanceReport,
@@ -22,6 +23,7 @@ from assistant.models import (
     Constraint,
     Document,
     DocumentHit,
+    FactualAnswer,
     Lookup,
     LookupRow,
     PassageHit,
@@ -306,6 +308,52 @@ def sample_lookup_result(
     )
 
 
+FACTUAL_QUESTION = "What did school mandates do to measles vaccination coverage?"
+
+
+def sample_factual_result(
+    question: str = FACTUAL_QUESTION, plan: QueryPlan | None = None
+) -> TurnResult:
+    """A factual question answered: two passages, ranked, each with its sentence."""
+    plan = plan or QueryPlan(
+        question=question,
+        root_query=question,
+        perspectives=[QueryPerspective(question, role="interpretation")],
+        intent="factual",
+    )
+    rows, hits = [], []
+    for rank, pid in enumerate((11, 12), 1):
+        doc = DOCS[PASSAGE_DOC[pid]]
+        quote = PASSAGES[pid]
+        ref = _ref(pid, quote, support=round(0.7 - 0.1 * rank, 2))
+        ref.check = "question"
+        score = round(0.8 - 0.05 * rank, 2)
+        rows.append(AnswerRow(rank, doc.doc_id, doc.title, doc.source, doc.path, score, ref))
+        hits.append(
+            DocumentHit(
+                doc_id=doc.doc_id,
+                score=score,
+                rank=rank,
+                title=doc.title,
+                source=doc.source,
+                path=doc.path,
+                side="pro",
+                passages=[PassageHit(pid, doc.doc_id, score, quote, 0, len(quote))],
+            )
+        )
+    return TurnResult(
+        question=question,
+        plan=plan,
+        hits={"pro": hits, "con": []},
+        summary=Summary(question=question, claims=[]),
+        index="demo",
+        timings={"understand": 0.1, "retrieve": 0.3, "verify": 0.2},
+        model={"embedder": "fake"},
+        retrieval={"mode": "sphere", "k": 10},
+        answer=FactualAnswer(question, rows),
+    )
+
+
 class ScriptedPipeline:
     """Reports the stages of a pass and returns :func:`sample_result`.
 
@@ -321,12 +369,15 @@ class ScriptedPipeline:
         empty_con: bool = False,
         index_names: list[str] | None = None,
         lookup: bool = False,
+        factual: bool = False,
     ) -> None:
         self.gate = gate
         self.empty_con = empty_con
         self.calls: list[tuple[str, QueryPlan | None]] = []
         self.skips: list[dict[str, set[str]] | None] = []
         self.lookup = lookup  # answer every question with the sample lookup
+        # answer with the sample factual answer, unless the plan asks for both sides
+        self.factual = factual
         self.paused = threading.Event()  # set when run() is waiting at the gate
         self._index_names = index_names or ["demo", "papers"]
 
@@ -368,6 +419,8 @@ class ScriptedPipeline:
             report(p)
         if self.lookup:
             return sample_lookup_result(question, plan)
+        if self.factual and (plan is None or plan.intent == "factual"):
+            return sample_factual_result(question, plan)
         return sample_result(question, plan, empty_con=self.empty_con)
 
     def passage_text(self, passage_id: int) -> str:

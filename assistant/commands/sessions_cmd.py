@@ -119,6 +119,15 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
             click.echo("  A (from the session log, no new search):")
             for line in t.result.reply.splitlines():
                 click.echo(f"    {line}".rstrip())
+        answer = t.result.answer
+        if answer is not None:
+            click.echo("  A factual question, not a debate: the passages that answer it")
+        for a_row in answer.rows if answer is not None else []:
+            quote = a_row.reference.quote if a_row.reference else "(no text)"
+            click.echo(
+                f"  {a_row.rank:>2}. {_one_line(a_row.title or a_row.doc_id, 60)} [{a_row.doc_id}]"
+            )
+            click.echo(f"      {_one_line(quote, 90)}")
         lookup = t.result.lookup
         for row in lookup.rows if lookup is not None else []:
             marks = " ".join(("✓ " if m.met else "✗ ") + m.aspect for m in row.aspects)

@@ -55,6 +55,7 @@ from assistant.ui.messages import (
     TurnFailed,
     TurnFinished,
     TurnProgress,
+    TwoSidedRequested,
 )
 from assistant.ui.protocols import (
     DemoBuilder,
@@ -592,6 +593,17 @@ class SphereApp(App[None]):
 
     def on_edit_plan_requested(self, message: EditPlanRequested) -> None:
         self._edit_plan(message.question, message.plan)
+
+    def on_two_sided_requested(self, message: TwoSidedRequested) -> None:
+        """A factual answer's "Argue both sides": the same question, read as a debate."""
+        turn = self._turns.get(message.turn_key)
+        if turn is None or turn.result is None:
+            return
+        # imported here as the app's other uses of the pipeline are: the app starts before
+        # the pipeline's modules load (start-up time, `sphere bench startup`)
+        from assistant.pipeline import as_two_sided_plan
+
+        self.ask(turn.question, plan=as_two_sided_plan(turn.result.plan))
 
     def _edit_plan(self, question: str, plan: QueryPlan) -> None:
         def rerun(edited: QueryPlan | None) -> None:

@@ -106,6 +106,14 @@ class LookupRowHighlighted(Message):
         self.turn_key = turn_key
 
 
+class TwoSidedRequested(Message):
+    """A factual answer's "Argue both sides": ask the turn's question again as a debate."""
+
+    def __init__(self, turn_key: int) -> None:
+        super().__init__()
+        self.turn_key = turn_key
+
+
 class EditPlanRequested(Message):
     def __init__(self, turn_key: int, question: str, plan: QueryPlan) -> None:
         super().__init__()
