@@ -361,3 +361,16 @@ def test_ask_on_the_demo_index_shows_the_groups_the_answer_has(
         assert (f"- {title}: " in markdown) == bool(shown)
         for d in shown:
             assert f"({d['doc_id']})" in text and f"(`{d['doc_id']}`)" in markdown
+
+
+def test_why_is_a_moved_reference_there_says_the_user_moved_it() -> None:
+    from types import SimpleNamespace
+
+    from assistant.thread import cited, next_step
+
+    after = corrected(example_turn(), "uniforms-09", "pro")
+    number = next(n for n, c in cited(after).items() if c.ref.doc_id == "uniforms-09")
+    turns = [SimpleNamespace(id=1, result=after, status="done")]
+    step = next_step(f"why is [{number}] there?", turns)
+    assert "under Claim A (moved here by you)" in step.reply
+    assert "the stance model gives 0.22 that it supports this claim" in step.reply
