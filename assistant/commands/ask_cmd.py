@@ -4,14 +4,17 @@
 Runs the whole pass (:class:`assistant.pipeline.Pipeline`) and prints the
 two-sided summary: both claims, their perspectives, and for every reference
 the document's title and source and the passage quote that supports it, then
-the balance report; for a lookup question, the ranked list, each document
-with its aspects met (✓, with the verified sentence) or not (✗, with the
-nearest sentence); for a factual question, the passages that answer it, each
-with its sentence, source and page, and a line saying it is not a debate.
-``--json`` prints the structured turn (``TurnResult.to_dict()``),
-``--markdown`` the Markdown export. ``--save`` also records the turn in the
-session log. ``--lookup`` answers the question as a lookup, ``--two-sided``
-as a debate, whatever intent the question parser reads in it.
+the balance report and the documents it does not cite by why (takes no side,
+side unclear, taken out by you, each with the stance model's probabilities);
+for a lookup question, the ranked list, each document with its aspects met
+(✓, with the verified sentence) or not (✗, with the nearest sentence); for a
+factual question, the passages that answer it, each with its sentence, source
+and page, and a line saying it is not a debate. ``--json`` prints the
+structured turn (``TurnResult.to_dict()``, plus ``documents_apart``: those
+documents with their titles and probabilities), ``--markdown`` the Markdown
+export. ``--save`` also records the turn in the session log. ``--lookup``
+answers the question as a lookup, ``--two-sided`` as a debate, whatever intent
+the question parser reads in it.
 """
 
 from __future__ import annotations
@@ -95,6 +98,27 @@ def _list_text(result: TurnResult, body: list[str]) -> str:
     return "\n".join(lines)
 
 
+def render_apart(result: TurnResult, indent: str = "  ") -> list[str]:
+    """The summarized documents the answer does not cite, by group, each with its title
+    and the stance model's probabilities (``sphere ask``, ``sphere sessions show``)."""
+    from assistant.summarize.balance import probabilities_text
+    from assistant.summarize.correct import GROUP_TITLES, GROUP_WHY, GROUPS, documents_apart
+
+    apart = documents_apart(result)
+    lines: list[str] = []
+    for group in GROUPS:
+        docs = [d for d in apart if d.group == group]
+        if not docs:
+            continue
+        lines.append(f"{indent}{GROUP_TITLES[group]} ({len(docs)}): {GROUP_WHY[group]}")
+        for d in docs:
+            # the probabilities first: a column that a long title cannot wrap
+            said = probabilities_text(d.p) or "(no probabilities recorded)"
+            head = f"{said} — {d.title or d.doc_id} ({d.doc_id})"
+            lines.append(_wrap(head, indent + " " * (len(said) + 7), first=indent + "    "))
+    return lines
+
+
 def render_text(result: TurnResult) -> str:
     """The turn as plain, readable text (claims, perspectives, cited quotes, balance)."""
     s = result.summary
@@ -115,7 +139,8 @@ def render_text(result: TurnResult) -> str:
                 where = r.title or r.doc_id
                 src = f" — {r.source}" if r.source else ""
                 page = f", p. {r.page}" if r.page else ""
-                lines.append(_wrap(f"[{n}] {where}{src} ({r.doc_id}{page})", "      "))
+                by = f" — {r.by_user} here by you" if r.by_user else ""
+                lines.append(_wrap(f"[{n}] {where}{src} ({r.doc_id}{page}){by}", "      "))
                 lines.append(_wrap(f'"{r.quote}"', "        "))
                 lines.append(f"        support {r.support:.2f} by {r.check}")
         lines.append("")
@@ -129,6 +154,7 @@ def render_text(result: TurnResult) -> str:
         )
     if b.unused_doc_ids:
         lines.append(_wrap("Retrieved but not cited: " + ", ".join(b.unused_doc_ids), "  "))
+    lines += render_apart(result)
     for note in s.notes:
         lines.append(_wrap(f"Note: {note}", ""))
     t = result.timings
@@ -225,9 +251,19 @@ def ask_command(
             store.add_turn(sid, result)
 
 
+def turn_json(result: TurnResult) -> dict[str, Any]:
+    """The turn as ``--json`` prints it: ``TurnResult.to_dict()`` plus the documents the
+    answer keeps apart, with their titles and probabilities."""
+    from assistant.summarize.correct import documents_apart
+
+    data = result.to_dict()
+    data["documents_apart"] = [d.to_dict() for d in documents_apart(result)]
+    return data
+
+
 def _show(result: Any, as_json: bool, as_markdown: bool) -> None:
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(turn_json(result), indent=2, ensure_ascii=False))
     elif as_markdown:
         from assistant.export import turn_to_markdown
 
