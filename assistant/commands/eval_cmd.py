@@ -25,6 +25,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.eval.demo", "demo_command"),
     ("assistant.eval.understand", "understand_command"),
     ("assistant.eval.conversation", "conversation_command"),
+    ("assistant.eval.real", "real_command"),
 ]
 
 
