@@ -14,6 +14,7 @@ from assistant.commands.context import Context
 from assistant.commands.eval_cmd import eval_group
 from assistant.errors import DataError, InputError
 from assistant.eval.real_score import (
+    EVIDENCE_KEYS,
     ClaimChecker,
     GoldText,
     Quoted,
@@ -137,7 +138,7 @@ def test_whole_is_a_run_of_consecutive_gold_sentences() -> None:
 # --------------------------------------------------------------------------- metrics
 def test_evidence_counts_furniture_cut_and_other_page(gold) -> None:  # type: ignore[no-untyped-def]
     items = [
-        q("quote", "pro", "Cars fill city air with fumes."),  # whole, on the page
+        q("quote", "pro", "Cars fill city air with fumes.[1]"),  # whole, a marker shown
         q("perspective", "pro", "Skip to main content Log in Register"),  # furniture
         q("quote", "pro", "Closing the centre to traffic"),  # on the page but cut
         q("quote", "con", "School uniforms cost families money.", "uniforms.html"),  # other page
@@ -152,6 +153,7 @@ def test_evidence_counts_furniture_cut_and_other_page(gold) -> None:  # type: ig
         "found_any": 3,
         "whole_of_found": 2,
         "headings": 1,
+        "markers": 1,
         "empty": 1,
     }
 
@@ -265,10 +267,9 @@ def test_an_answer_needs_two_good_claims(checker: ClaimChecker) -> None:
 
 
 def _agg_row(theme: str, ev: dict, sides: dict, cited: dict, ok: bool, seconds: float) -> dict:
-    base = dict.fromkeys(("items", "furniture", "whole", "found_any", "whole_of_found"), 0)
     return {
         "theme": theme,
-        "evidence": {**base, "headings": 0, "empty": 0, **ev},
+        "evidence": {**dict.fromkeys(EVIDENCE_KEYS, 0), **ev},
         "references": {"references": 2, "other_page": 1, "same_motion_page": 0},
         "sides": {"scored": 0, "correct": 0, "ambiguous": 0, "intro": 0, **sides},
         "page_cited": cited,
@@ -298,6 +299,7 @@ def test_aggregate_by_hand() -> None:
     ]
     m = aggregate(rows)
     assert m["furniture_rate"] == round(1 / 20, 4)
+    assert m["not_in_any_gold_rate"] == round(1 / 20, 4)
     assert m["whole_sentences"] == round(18 / 20, 4)
     assert m["whole_of_found"] == round(18 / 19, 4)
     assert m["side_accuracy"] == round(4 / 5, 4)
@@ -331,7 +333,7 @@ class ScriptedPipe:
 
 
 def test_ask_all_scores_answers_and_keeps_a_refused_question(gold, checker) -> None:  # type: ignore[no-untyped-def]
-    from assistant.eval.real import ask_all
+    from assistant.eval.real import WARM_UP_QUESTION, ask_all
 
     summary = car_summary(
         [
@@ -353,7 +355,8 @@ def test_ask_all_scores_answers_and_keeps_a_refused_question(gold, checker) -> N
         RealQuestion("pages/cars.html", motion, "bad"),
     ]
     rows, warm_up = ask_all(pipe, questions, gold, checker, lambda _m: None)
-    assert pipe.asked[0] == pipe.asked[1]  # one untimed warm-up answer first
+    # one untimed warm-up answer first, on a question of none of the pages
+    assert pipe.asked == [WARM_UP_QUESTION, *(x.question for x in questions)]
     assert warm_up >= 0 and [r["seconds"] >= 0 for r in rows] == [True, True]
     good, refused = rows
     assert good["evidence"]["items"] == 4 and good["evidence"]["furniture"] == 1

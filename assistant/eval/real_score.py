@@ -49,7 +49,16 @@ from assistant.errors import DataError
 SIDES = ("pro", "con")
 #: the counts of one answer's row (:func:`evidence_counts`, :func:`reference_counts`,
 #: :func:`side_counts`) and the checks of its claims (:meth:`ClaimChecker.check_answer`)
-EVIDENCE_KEYS = ("items", "furniture", "whole", "found_any", "whole_of_found", "headings", "empty")
+EVIDENCE_KEYS = (
+    "items",
+    "furniture",
+    "whole",
+    "found_any",
+    "whole_of_found",
+    "headings",
+    "markers",
+    "empty",
+)
 REFERENCE_KEYS = ("references", "other_page", "same_motion_page")
 SIDE_KEYS = ("scored", "correct", "ambiguous", "intro")
 CLAIM_CHECKS = ("declarative", "no_template", "not_repeated")
@@ -377,7 +386,8 @@ def evidence_counts(
     of a page they may come from (``page`` and the pages the item cites);
     ``found_any``: items found in one of those pages at all, of which
     ``whole_of_found`` are whole. ``headings``: items that are an argument's
-    title (not a gold text, so furniture).
+    title (not a gold text, so furniture); ``markers``: items that show a
+    footnote marker such as ``[2]`` (the key forgives it).
     """
     home = gold[page]
     c = dict.fromkeys(EVIDENCE_KEYS, 0)
@@ -397,6 +407,8 @@ def evidence_counts(
             c["whole_of_found"] += any(g.whole(key) for g in candidates)
         if any(key in g.titles for g in candidates):
             c["headings"] += 1
+        if _BRACKET_MARK.search(it.text):
+            c["markers"] += 1
     return c
 
 
@@ -545,11 +557,16 @@ def aggregate(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "questions": n,
         "items": total("evidence", "items"),
         "furniture_rate": _rate(total("evidence", "furniture"), total("evidence", "items")),
+        # page furniture proper: in no gold text of the question's page or of the cited pages
+        "not_in_any_gold_rate": _rate(
+            total("evidence", "items") - total("evidence", "found_any"), total("evidence", "items")
+        ),
         "whole_sentences": _rate(total("evidence", "whole"), total("evidence", "items")),
         "whole_of_found": _rate(
             total("evidence", "whole_of_found"), total("evidence", "found_any")
         ),
         "headings_quoted": total("evidence", "headings"),
+        "markers_quoted": total("evidence", "markers"),
         "empty_quotes": total("evidence", "empty"),
         "references": total("references", "references"),
         "references_other_page": total("references", "other_page"),
