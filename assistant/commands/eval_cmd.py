@@ -28,6 +28,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.eval.conversation", "conversation_command"),
     ("assistant.eval.ingest", "html_command"),
     ("assistant.eval.ingest", "sentences_command"),
+    ("assistant.eval.real", "real_command"),
 ]
 
 
