@@ -54,6 +54,9 @@ def test_every_package_is_listed_for_the_wheel() -> None:
     data = setuptools["package-data"]
     assert {"*.safetensors", "*.json"} <= set(data["assistant.stance.weights"])
     assert {"*.npz", "*.safetensors", "*.json"} <= set(data["assistant.understand.weights"])
+    # word lists read at run time: furniture, eval real's words, the claim builder's forms
+    for name in ("assistant.ingest", "assistant.eval", "assistant.understand"):
+        assert "*.yaml" in data[name], name
     assert data["assistant.prompts"] == ["*.yaml"]
     # every data file on disk is matched by a pattern of its folder's package
     for name, patterns in data.items():
@@ -111,6 +114,9 @@ def test_wheel_installs_and_answers_from_another_folder(tmp_path: Path) -> None:
     prompts = {p.name for p in (REPO / "prompts").glob("*.yaml")}
     assert prompts and {f"assistant/prompts/{p}" for p in prompts} <= names
     assert "assistant/demo/corpus.jsonl" in names
+    for folder in ("ingest", "eval", "understand"):  # their word lists (YAML)
+        yaml = {str(p.relative_to(REPO)) for p in (REPO / "assistant" / folder).glob("*.yaml")}
+        assert yaml and yaml <= names, folder
     assert {f"assistant/stance/weights/probe-17.{x}" for x in ("json", "safetensors")} <= names
     # the follow-up turn reader ships too
     assert {f"assistant/understand/weights/turn_reader.{x}" for x in ("json", "safetensors")} <= (
@@ -145,9 +151,7 @@ def test_wheel_installs_and_answers_from_another_folder(tmp_path: Path) -> None:
     work = tmp_path / "elsewhere"
     work.mkdir()
     # nor the checkout on PYTHONPATH (as the helpers run the tests)
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith("SPHERE_") and k != "PYTHONPATH"
-    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SPHERE_") and k != "PYTHONPATH"}
     env.update(
         XDG_DATA_HOME=str(tmp_path / "data"),
         XDG_CONFIG_HOME=str(tmp_path / "config"),

@@ -131,6 +131,35 @@ def test_keys_a_widget_binds_keep_their_meaning(tmp_path: Path) -> None:
     run(app, flow)
 
 
+def test_the_evidence_panes_keys_are_not_typed_while_it_is_open(tmp_path: Path) -> None:
+    """m, x, a and b correct a side while the evidence pane is open (a and b do nothing
+    on a citation, and are not typed either); the footer lists m and x beside where focus
+    is; once the pane is closed, the same letters are a question's."""
+    store = MemoryStore()
+    app = build_app(tmp_path, store=store)
+
+    async def flow(pilot: Pilot[None]) -> None:
+        marker = await open_first_citation(pilot)
+        box = app.query_one(ChatInput)
+        keys = {k.key for k in app.query("FooterKey")}  # type: ignore[attr-defined]
+        assert {"m", "x"} <= keys and not {"a", "b"} & keys
+        assert footer_says(app).startswith("focus: ") and f"[{marker.number}]" in footer_says(app)
+        await pilot.press("a", "b")
+        await pilot.pause()
+        assert box.value == "" and app.focused is marker and store.corrections == []
+        await pilot.press("m")  # moves the cited document under the other claim
+        await pilot.pause()
+        await pilot.pause()
+        assert box.value == "" and len(store.corrections) == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is box
+        await type_text(pilot, "max b")
+        assert box.value == "max b" and len(store.corrections) == 1
+
+    run(app, flow)
+
+
 def test_the_footer_says_where_focus_is(tmp_path: Path) -> None:
     app = build_app(tmp_path)
 

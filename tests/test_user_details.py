@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from assistant.cli import main
-from assistant.commands.ask_cmd import cited_as, render_lookup, render_text
+from assistant.commands.ask_cmd import cited_as, render_apart, render_lookup, render_text
 from assistant.config import load_settings
 from assistant.demo import demo_corpus_path
 from assistant.errors import ConfigError
 from assistant.export import turn_to_markdown
 from assistant.locations import citation_where, shown_location
-from assistant.models import Lookup, LookupRow, Reference
+from assistant.models import AnswerRow, FactualAnswer, Lookup, LookupRow, Reference
 from assistant.ui.format import balance_text
 from assistant.wording import count
 from tests.turn_strategies import example_turn
@@ -48,11 +48,13 @@ def test_no_output_says_one_with_a_plural() -> None:
     assert "AGAINST  1 document, 1 source, 1 perspective," in text
     shown = balance_text(turn.summary.balance)
     assert "Claim B: 1 document, 1 source, 1 perspective" in shown
+    # the documents that take no side are a group of their own, counted in its heading
     turn.summary.balance.no_side_doc_ids = ["uniforms-05"]
-    assert "1 document takes no side" in balance_text(turn.summary.balance)
+    apart = render_apart(turn)
+    assert apart[0].startswith("  Takes no side (1): ")
     markdown = turn_to_markdown(turn)
     lookup = Lookup(question="a quiet hotel", aspects=["quiet rooms"], rows=[])
-    for said in (text, shown, markdown, lookup.ranking_text(), *render_lookup(lookup)):
+    for said in (text, shown, markdown, lookup.ranking_text(), *render_lookup(lookup), *apart):
         assert not ONE_PLURAL.search(said), said
     assert lookup.ranking_text() == "Ranked by the whole question; 1 aspect checked."
 
@@ -125,6 +127,27 @@ def test_a_lookup_row_names_its_file_once() -> None:
     lines = render_lookup(Lookup(question="a hotel", aspects=[], rows=[row]))
     (head,) = [x for x in lines if "Seaview" in x]
     assert head.count(path) == 1
+
+
+def test_a_factual_answer_names_its_file_once_and_no_install_path() -> None:
+    """The factual answers main gained go through the same rules as citations."""
+    from assistant.commands.ask_cmd import render_answer
+    from assistant.export import _answer, _Footnotes
+    from assistant.ui.components.factual_view import row_heading
+
+    path = "/home/u/specs/mime.pdf"
+    ref = Reference(doc_id=path, title="MIME-info", source=path, path=path, page=3, quote="A.")
+    row = AnswerRow(rank=1, doc_id=path, title="MIME-info", source=path, path=path, reference=ref)
+    demo = f"{demo_corpus_path()}#13"
+    other = AnswerRow(rank=2, doc_id="uniforms-13", title="Uniforms", source=demo, path=demo)
+    answer = FactualAnswer(question="what is it?", rows=[row, other])
+    text = "\n".join(render_answer(answer))
+    markdown = "\n".join(_answer(answer, _Footnotes()))
+    for said in (text, markdown, row_heading(row), row_heading(other)):
+        assert said.count(path) <= 1 and "site-packages" not in said and "corpus.jsonl" not in said
+    assert text.count(path) == 1 and "(p. 3)" in text
+    assert "demo corpus, record 13" in text and "demo corpus, record 13" in markdown
+    assert row_heading(other) == "2. Uniforms — demo corpus, record 13"
 
 
 # ------------------------------------------------------------------ bad input

@@ -24,7 +24,11 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.eval.stance", "stance_command"),
     ("assistant.eval.demo", "demo_command"),
     ("assistant.eval.understand", "understand_command"),
+    ("assistant.eval.claims", "claims_command"),
     ("assistant.eval.conversation", "conversation_command"),
+    ("assistant.eval.ingest", "html_command"),
+    ("assistant.eval.ingest", "sentences_command"),
+    ("assistant.eval.real", "real_command"),
 ]
 
 

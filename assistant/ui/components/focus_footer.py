@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Static
+from textual.widgets._footer import FooterKey  # in no public module of Textual
 
 
 def focus_label(widget: Widget | None) -> str:
@@ -58,10 +60,37 @@ class FocusLabel(Static):
         return Content(fits[0] if fits else self.texts[-1])
 
 
+# Keys the footer leaves out first when it is too narrow for its keys and the focus
+# label (they still work, and F1 lists them): the evidence pane's m/x/a/b and Esc stay.
+DROP_FIRST = ("pick_index", "toggle_sidebar", "new_session", "export", "help")
+
+
+def key_cells(key: FooterKey) -> int:
+    """Cells a compact footer key takes: "key description" and its margin (the palette
+    key: its border)."""
+    described = 1 + cell_len(key.description) if key.description else 0
+    return cell_len(key.key_display) + described + 1
+
+
 class FocusFooter(Footer):
     """Textual's footer (re-composed whenever focus moves, since the keys change with it)
-    with the focus label before the command palette's key."""
+    with the focus label before the command palette's key. On a narrow screen the keys of
+    :data:`DROP_FIRST` give way until the label's shortest "focus: …" wording fits: with
+    the evidence pane open, 80 columns hold its keys (m, x) and the label both."""
 
     def compose(self) -> ComposeResult:
-        yield from super().compose()
-        yield FocusLabel(focus_texts(self.screen.focused), classes="focus-where")
+        widgets = list(super().compose())
+        texts = focus_texts(self.screen.focused)
+        label = min((t for t in texts if t.startswith("focus: ")), key=len, default=texts[-1])
+        room = self.app.size.width - len(label) - 2  # the label's padding
+        keys = [w for w in widgets if isinstance(w, FooterKey)]
+        used = sum(key_cells(k) for k in keys)
+        for action in DROP_FIRST:
+            for key in (k for k in keys if k.action == action and used > room):
+                widgets.remove(key)
+                used -= key_cells(key)
+        yield from widgets
+        yield FocusLabel(texts, classes="focus-where")
+
+    def on_resize(self) -> None:
+        self.refresh(recompose=True)  # which keys fit depends on the width
