@@ -215,8 +215,8 @@ def train(
 ) -> ReaderRun:
     """Train (or resume) on every example of ``files``; write the artifact to ``out``."""
     import torch
-    from tqdm import tqdm
 
+    from assistant.progress_bar import step_bar
     from assistant.understand.reader import load_base
 
     t_start = time.time()
@@ -259,13 +259,8 @@ def train(
         save_training_state(ckpt, net, opt, sched, step=step, history=history)
 
     ce = torch.nn.CrossEntropyLoss(ignore_index=-100)
-    bar = tqdm(
-        total=total,
-        initial=step,
-        disable=not show_progress,
-        unit="step",
-        dynamic_ncols=True,
-        desc=f"turn reader{' ' + tag if tag else ''}",
+    bar = step_bar(
+        total, initial=step, desc=f"turn reader{' ' + tag if tag else ''}", show=show_progress
     )
     tuner = ThreadTuner(usable_cpus())
     last_save = time.time()
