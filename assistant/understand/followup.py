@@ -2582,7 +2582,7 @@ LENIENT_P = {
 class ReaderUse:
     """How the resolver uses the fine-tuned turn reader (:mod:`assistant.understand.reader`),
     each setting chosen by grouped cross-validation over the development sets (every set
-    read with fold models that never saw it; README "Follow-ups")."""
+    read with fold models that never saw it; docs/RESULTS.md "Follow-ups")."""
 
     #: the reader's share of the kind probability; the rest is the turn-kind model's
     weight: float = 0.5
