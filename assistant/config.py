@@ -113,6 +113,13 @@ class SummarySettings(_Section):
     max_perspectives: int = Field(4, ge=1, le=20, description="per claim")
 
 
+#: a document goes under a claim only at this probability or more: the value that placed
+#: the most documents right minus wrong on the written corpus's dev split (round 10,
+#: ``sphere eval stance --data tests/data/stance_corpus/dev.jsonl --split dev``, the
+#: confidence table; docs/STANCE_MODEL.md); never chosen on an evaluation set
+STANCE_MIN_CONFIDENCE = 0.45
+
+
 class StanceSettings(_Section):
     model: str = Field(
         "bundled",
@@ -120,11 +127,11 @@ class StanceSettings(_Section):
         "artifact from `sphere train stance`, or 'off' (sides from the claim margin)",
     )
     min_confidence: float = Field(
-        0.5,
+        STANCE_MIN_CONFIDENCE,
         ge=0.0,
         le=1.0,
         description="a document goes under a claim only when the model gives that claim "
-        "at least this probability; below, it takes no side and is not cited",
+        "at least this probability; below, its side is unclear and it is not cited",
     )
     documents: int = Field(20, ge=0, le=200, description="top documents retrieval judges")
 

@@ -74,7 +74,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from assistant.config import RetrievalSettings
+from assistant.config import STANCE_MIN_CONFIDENCE, RetrievalSettings
 from assistant.embed import Embedder
 from assistant.errors import InputError
 from assistant.index.search import fetch_for_hits, hydrate
@@ -131,7 +131,7 @@ class SphereParams:
     # the stance model (when given) decides the side of this many most relevant documents
     stance_docs: int = 20
     # ... when its probability for the side reaches this; else the claim margin decides
-    stance_min_confidence: float = 0.5
+    stance_min_confidence: float = STANCE_MIN_CONFIDENCE
 
 
 def params_from_settings(settings: RetrievalSettings) -> SphereParams:

@@ -39,6 +39,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from assistant.config import STANCE_MIN_CONFIDENCE
 from assistant.errors import CancelledError, SphereError
 from assistant.models import (
     ClaimSummary,
@@ -91,7 +92,7 @@ class SummaryOptions:
     relevance_ratio: float = 0.5
     # with a stance model: a document goes under a claim only when the model's
     # probability for it reaches this; below, it takes no side and is not cited
-    stance_min_confidence: float = 0.5
+    stance_min_confidence: float = STANCE_MIN_CONFIDENCE
     # sentences of a document the stance model reads (the most relevant ones; a sentence
     # model only: a passage model reads the document's retrieved passages whole)
     stance_sentences: int = 12
