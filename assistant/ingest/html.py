@@ -84,8 +84,34 @@ def _is_footnote_marker(sup: Any) -> bool:
     return not word[-1:].isdigit() and len(re.sub(r"\W", "", word)) >= 3
 
 
+# a line break of the page's source with the spaces around it
+_SOURCE_BREAK = re.compile(r"[^\S\n]*\n\s*")
+_PREFORMATTED = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
+
+
+def _preformatted(el: Any) -> bool:
+    return el.tag in _PREFORMATTED or any(a.tag in _PREFORMATTED for a in el.iterancestors())
+
+
+def _unwrap_source_lines(tree: Any) -> None:
+    """A line break in the page's source text is a space, as a browser shows it, unless
+    inside ``<pre>``: a hard-wrapped paragraph with inline elements (texinfo's HTML:
+    ``<p>The <code>libffi</code> library provides a portable, high level
+    programming\\ninterface …``) would otherwise reach the text as cut lines."""
+    for el in tree.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if el.text and "\n" in el.text and not _preformatted(el):
+            el.text = _SOURCE_BREAK.sub(" ", el.text)
+        parent = el.getparent()
+        if el.tail and "\n" in el.tail and parent is not None and not _preformatted(parent):
+            el.tail = _SOURCE_BREAK.sub(" ", el.tail)
+
+
 def prepare(tree: Any) -> Any:
-    """``tree`` without footnote markers and furniture elements (changed in place)."""
+    """``tree`` without footnote markers and furniture elements, its source's line breaks
+    spaces outside ``<pre>`` (changed in place)."""
+    _unwrap_source_lines(tree)
     for sup in list(tree.iter("sup")):
         if sup.getparent() is not None and _is_footnote_marker(sup):
             sup.drop_tree()
