@@ -236,3 +236,22 @@ def test_an_upper_case_note_name_is_no_file_type(tmp_path: Path) -> None:
         "Notes for this system."
     )
     assert load_file(tmp_path / "TODO.FHS.gz").documents[0].text.strip() == "Move the files."
+
+
+def test_a_line_opening_on_a_stop_joins_the_line_before() -> None:
+    # a page that puts <br /> before each footnote link: no block opens on ". " or "”, "
+    words = " ".join(f"word{i}" for i in range(60))
+    page = (
+        "<html><body><article><p>Critics of the creams cite the film “Twelve Years<br />"
+        '<a href="#n7"><sup>[7]</sup></a>”, and the views held in many homes<br />'
+        '<a href="#n8"><sup>[8]</sup></a>. In 2006, the agency proposed a ban. '
+        f"{words}</p><p>... and an ellipsis may open a paragraph. {words}</p>"
+        "</article></body></html>"
+    )
+    _title, text = html_to_text(page)
+    lines = text.split("\n")
+    assert lines[0].startswith(
+        "Critics of the creams cite the film “Twelve Years”, and the views held in many "
+        "homes. In 2006, the agency proposed a ban."
+    )
+    assert any(line.startswith("... and an ellipsis") for line in lines)

@@ -32,6 +32,8 @@ _MARKER_TEXT = re.compile(r"\s*[\[(]?\s*(?:\d{1,3}|[ivxIVX]{1,5}|[*†‡§])\s*
 _INLINE_MARKER = re.compile(r"(?<=\S)\s?\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")
 _ENTITY = re.compile(r"&(?:#\d{1,6}|#x[0-9a-fA-F]{1,5}|[A-Za-z]{2,8});")
 _URL = re.compile(r"\b(?:https?://|www\.)\S+")
+# a line that continues the one before: closing punctuation (not an ellipsis) first
+_CONTINUES = re.compile(r"[.,;:!?)\]”](?!\.)")
 # a reference-list entry: a note number, then a citation holding a link
 _NOTE_ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\^?\d{1,3}[.)]?)\s")
 
@@ -144,6 +146,10 @@ def tidy(text: str) -> str:
             line = html_lib.unescape(line)
         line = _INLINE_MARKER.sub("", line).strip()
         if not line or _is_furniture(line, f):
+            continue
+        if out and _CONTINUES.match(line):
+            # no block opens on a stop or a comma: a <br> before a footnote link broke it
+            out[-1] += line
             continue
         out.append(line)
     return "\n".join(out)
