@@ -197,9 +197,13 @@ def test_files_without_extension_are_sniffed(tmp_path: Path) -> None:
     assert page.format == "html" and "Popular debates" not in page.text
 
 
+# filler that makes a paragraph long enough for trafilatura to keep it as main text
+WORDS = " ".join(f"word{i}" for i in range(60))
+
+
 def test_a_hard_wrapped_paragraph_is_one_line_and_pre_keeps_its_lines() -> None:
     # texinfo-style HTML: source lines wrapped inside <p>, around inline elements
-    words = " ".join(f"word{i}" for i in range(60))
+    words = WORDS
     page = (
         "<html><body><main><h1>The Basics</h1>\n"
         "<p>The <code>libffi</code> library provides a portable, high level programming\n"
@@ -240,15 +244,13 @@ def test_an_upper_case_note_name_is_no_file_type(tmp_path: Path) -> None:
 
 def test_a_line_opening_on_a_stop_joins_the_line_before() -> None:
     # a page that puts <br /> before each footnote link: no block opens on ". " or "”, "
-    words = " ".join(f"word{i}" for i in range(60))
-    page = (
+    _title, text = html_to_text(
         "<html><body><article><p>Critics of the creams cite the film “Twelve Years<br />"
         '<a href="#n7"><sup>[7]</sup></a>”, and the views held in many homes<br />'
         '<a href="#n8"><sup>[8]</sup></a>. In 2006, the agency proposed a ban. '
-        f"{words}</p><p>... and an ellipsis may open a paragraph. {words}</p>"
+        f"{WORDS}</p><p>... and an ellipsis may open a paragraph. {WORDS}</p>"
         "</article></body></html>"
     )
-    _title, text = html_to_text(page)
     lines = text.split("\n")
     assert lines[0].startswith(
         "Critics of the creams cite the film “Twelve Years”, and the views held in many "
