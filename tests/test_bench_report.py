@@ -102,3 +102,45 @@ def test_run_part_reports_a_failing_child() -> None:
 
     with pytest.raises(BenchPartError, match=r"bench scale.*exit 2"):
         run_part(["scale", "--passages", "5"])  # below the minimum of 1000
+
+
+def _ask_result(index: str, seconds: list[float]) -> dict:  # type: ignore[type-arg]
+    runs = [{"question": f"q{i}", "seconds": s} for i, s in enumerate(seconds)]
+    return {
+        "index": index,
+        "load_seconds": 1.0,
+        "runs": runs,
+        "mean_seconds": sum(seconds) / len(seconds),
+        "median_seconds": sorted(seconds)[len(seconds) // 2],
+        "peak_rss_mb": 100.0,
+        "load_average": [1.0, 1.0, 1.0],
+    }
+
+
+def test_bench_ask_against_a_reference_index(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from assistant.bench import report
+    from assistant.cli import main
+
+    asked: list[tuple[str, list[str]]] = []
+    seconds = {"real": [3.0, 6.0, 9.0], "demo": [1.0, 2.0, 4.0]}
+
+    def fake(settings: object, questions: list[str], index: str = "demo") -> dict:  # type: ignore[type-arg]
+        asked.append((index, list(questions)))
+        return _ask_result(index, seconds[index])
+
+    monkeypatch.setattr(report, "run_ask_bench", fake)
+    args = ["bench", "ask", "--index", "real", "--against", "demo", "--followup-rounds", "0"]
+    main([*args, "--question", "Is A good?", "--question", "Is B bad?", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    # the same questions on both indexes, the index first
+    assert asked == [("real", ["Is A good?", "Is B bad?"]), ("demo", ["Is A good?", "Is B bad?"])]
+    assert out["ratio_median"] == 3.0 and out["against"]["index"] == "demo"
+    assert out["ratio_mean"] == round(6.0 / (7.0 / 3), 3)
+    main(args)
+    text = capsys.readouterr().out
+    assert "real / demo: median 3.00" in text and "index demo" in text
+    with pytest.raises(SystemExit) as exc:
+        main([*args, "--question", " "])
+    assert exc.value.code == 2

@@ -253,6 +253,13 @@ def test_checker_catches_what_is_no_claim(claim: str, question: str, why: str) -
     assert why in check.reason
 
 
+def test_an_inverted_claim_is_no_statement_even_framed() -> None:
+    # read framed ("They say that should …") the frame's "that" must not count as its subject
+    check = check_claim("Should child performers be banned.", "Are zoos cruel?")
+    assert not check.declarative and "word order" in check.reason
+    assert check_claim("Zoos protect endangered species.", "Are zoos cruel?").declarative
+
+
 def test_checker_flags_template_words_and_repeats() -> None:
     assert check_claim("We support the claim that cars are good.", "x").template
     repeated = check_claim("Yes, should cities ban cars.", "Should cities ban cars?")

@@ -15,13 +15,13 @@ from assistant.commands.eval_cmd import eval_group
 from assistant.errors import DataError, InputError
 from assistant.eval.real_score import (
     EVIDENCE_KEYS,
-    ClaimChecker,
     GoldText,
     Quoted,
     RealQuestion,
     aggregate,
     answer_items,
     cited_pages,
+    claims_check,
     evidence_counts,
     gold_sentences,
     load_gold,
@@ -225,45 +225,46 @@ def test_answer_items_and_cited_pages_read_the_summary() -> None:
     assert cited_pages(summary) == {"pro": {"cars.html", "cars-copy.html"}, "con": set()}
 
 
-@pytest.fixture(scope="module")
-def checker() -> ClaimChecker:
-    return ClaimChecker()
-
-
 QUESTION = "Should child performers be banned?"
 
 
 @pytest.mark.parametrize(
-    ("claim", "declarative", "no_template", "not_repeated"),
+    ("claim", "declarative", "no_template", "not_repeated", "labelled"),
     [
-        ("Child performers should be banned.", True, True, True),
-        ("Child performers should not be banned.", True, True, True),
-        ("Writing unsafe Rust is a good idea.", True, True, True),
-        ("We support the claim that child performers should be banned.", True, False, True),
-        ("Not: Should child performers be banned?", False, False, False),
-        ("Should child performers be banned?", False, True, False),
-        ("Should child performers be banned.", False, True, False),  # inverted, no '?'
-        ("Yes — Should child performers be banned?", False, True, False),
-        ("Child performers and their parents.", False, True, True),  # no finite verb
+        ("Child performers should be banned.", True, True, True, False),
+        ("Child performers should not be banned.", True, True, True, False),
+        ("Writing unsafe Rust is a good idea.", True, True, True, False),
+        ("We support the claim that child performers should be banned.", True, False, True, False),
+        ("Not: Should child performers be banned?", False, False, False, False),
+        ("Should child performers be banned?", False, True, False, False),
+        ("Should child performers be banned.", False, True, False, False),  # inverted, no '?'
+        # the never-wrong labelled form holds the question by design: not declarative
+        ("Yes — Should child performers be banned?", False, True, True, True),
+        ("Child performers and their parents.", False, True, True, False),  # no finite verb
     ],
 )
-def test_claim_checker(
-    checker: ClaimChecker, claim: str, declarative: bool, no_template: bool, not_repeated: bool
+def test_claims_are_scored_by_the_claims_checker(
+    claim: str, declarative: bool, no_template: bool, not_repeated: bool, labelled: bool
 ) -> None:
-    assert checker.check(claim, QUESTION) == {
+    # the same claim twice: each key is then that claim's own check
+    got = claims_check([claim, claim], QUESTION)
+    assert {k: got[k] for k in ("declarative", "no_template", "not_repeated", "labelled")} == {
         "declarative": declarative,
         "no_template": no_template,
         "not_repeated": not_repeated,
+        "labelled": labelled,
     }
+    assert got["ok"] == (declarative and no_template and not_repeated)
+    assert bool(got["why"]) != got["ok"]
 
 
-def test_an_answer_needs_two_good_claims(checker: ClaimChecker) -> None:
+def test_an_answer_needs_two_good_claims() -> None:
     good = ["Child performers should be banned.", "Child performers should not be banned."]
-    assert checker.check_answer(good, QUESTION)["ok"]
-    assert not checker.check_answer(good[:1], QUESTION)["ok"]
-    assert not checker.check_answer([good[0], "Arguments against child performers."], QUESTION)[
-        "ok"
-    ]
+    assert claims_check(good, QUESTION)["ok"]
+    one = claims_check(good[:1], QUESTION)
+    assert not one["ok"] and not one["declarative"] and one["why"] == ["not two claims"]
+    assert not claims_check([], QUESTION)["ok"]
+    assert not claims_check([good[0], "Arguments against child performers."], QUESTION)["ok"]
 
 
 def _agg_row(theme: str, ev: dict, sides: dict, cited: dict, ok: bool, seconds: float) -> dict:
@@ -332,7 +333,7 @@ class ScriptedPipe:
         return SimpleNamespace(summary=self.summary, plan=SimpleNamespace(intent="two_sided"))
 
 
-def test_ask_all_scores_answers_and_keeps_a_refused_question(gold, checker) -> None:  # type: ignore[no-untyped-def]
+def test_ask_all_scores_answers_and_keeps_a_refused_question(gold) -> None:  # type: ignore[no-untyped-def]
     from assistant.eval.real import WARM_UP_QUESTION, ask_all
 
     summary = car_summary(
@@ -354,7 +355,7 @@ def test_ask_all_scores_answers_and_keeps_a_refused_question(gold, checker) -> N
         RealQuestion("pages/cars.html", motion, "Should cars be banned from city centres?"),
         RealQuestion("pages/cars.html", motion, "bad"),
     ]
-    rows, warm_up = ask_all(pipe, questions, gold, checker, lambda _m: None)
+    rows, warm_up = ask_all(pipe, questions, gold, lambda _m: None)
     # one untimed warm-up answer first, on a question of none of the pages
     assert pipe.asked == [WARM_UP_QUESTION, *(x.question for x in questions)]
     assert warm_up >= 0 and [r["seconds"] >= 0 for r in rows] == [True, True]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from assistant.ingest.html import html_to_text
+from assistant.ingest.html import html_to_text, parse, prepare
 from assistant.ingest.loaders import load_file, walk_paths
 from assistant.ingest.pdf import strip_running_lines
 from assistant.ingest.reflow import reflow
@@ -195,3 +195,65 @@ def test_files_without_extension_are_sniffed(tmp_path: Path) -> None:
     assert todo.title.startswith("Fix")
     page = load_file(tmp_path / "page").documents[0]
     assert page.format == "html" and "Popular debates" not in page.text
+
+
+# filler that makes a paragraph long enough for trafilatura to keep it as main text
+WORDS = " ".join(f"word{i}" for i in range(60))
+
+
+def test_a_hard_wrapped_paragraph_is_one_line_and_pre_keeps_its_lines() -> None:
+    # texinfo-style HTML: source lines wrapped inside <p>, around inline elements
+    words = WORDS
+    page = (
+        "<html><body><main><h1>The Basics</h1>\n"
+        "<p>The <code>libffi</code> library provides a portable, high level programming\n"
+        "interface to various calling conventions.  This allows a programmer to\n"
+        f"call any <em>function</em> at run\ntime. {words}\n</p>\n"
+        "<pre>int main(void)\n{\n  return 0;\n}</pre>\n"
+        f"<p>A second paragraph that is long enough to be kept. {words}</p>"
+        "</main></body></html>"
+    )
+    _title, text = html_to_text(page)
+    lines = text.split("\n")
+    first = next(line for line in lines if line.startswith("The libffi"))
+    assert first.startswith(
+        "The libffi library provides a portable, high level programming interface to"
+    )
+    assert "call any function at run time." in first
+    tree = prepare(parse(page))
+    assert tree.find(".//pre").text == "int main(void)\n{\n  return 0;\n}"  # kept as written
+
+
+def test_an_upper_case_note_name_is_no_file_type(tmp_path: Path) -> None:
+    # README.Debian, TODO.FHS: the "suffix" of an upper-case name says what the note is about
+    (tmp_path / "README.Debian").write_text("Notes for this system.\n", encoding="utf-8")
+    (tmp_path / "TODO.FHS.gz").write_bytes(gzip.compress(b"Move the files.\n"))
+    (tmp_path / "PHOTO.JPG").write_bytes(bytes(range(256)) * 20)
+    (tmp_path / "notes.xyz").write_text("Not a type Sphere reads.\n", encoding="utf-8")
+    files, skipped = walk_paths([tmp_path])
+    assert {f.name for f in files} == {"README.Debian", "TODO.FHS.gz"}
+    assert sorted((Path(s.path).name, s.reason) for s in skipped) == [
+        ("PHOTO.JPG", "unsupported file type '.JPG'"),
+        ("notes.xyz", "unsupported file type '.xyz'"),
+    ]
+    assert load_file(tmp_path / "README.Debian").documents[0].text.strip() == (
+        "Notes for this system."
+    )
+    assert load_file(tmp_path / "TODO.FHS.gz").documents[0].text.strip() == "Move the files."
+
+
+def test_a_line_opening_on_a_stop_joins_the_line_before() -> None:
+    # a page that puts <br /> before each footnote link: no block opens on ". " or "”, "
+    _title, text = html_to_text(
+        "<html><body><article><p>Critics of the creams cite the film “Twelve Years<br />"
+        '<a href="#n7"><sup>[7]</sup></a>”, and the views held in many homes<br />'
+        '<a href="#n8"><sup>[8]</sup></a>. In 2006, the agency proposed a ban. '
+        f"{WORDS}</p><p>... and an ellipsis may open a paragraph. {WORDS}</p>"
+        "</article></body></html>"
+    )
+    lines = text.split("\n")
+    assert lines[0].startswith(
+        "Critics of the creams cite the film “Twelve Years”, and the views held in many "
+        "homes. In 2006, the agency proposed a ban."
+    )
+    assert any(line.startswith("... and an ellipsis") for line in lines)

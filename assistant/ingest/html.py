@@ -32,6 +32,8 @@ _MARKER_TEXT = re.compile(r"\s*[\[(]?\s*(?:\d{1,3}|[ivxIVX]{1,5}|[*†‡§])\s*
 _INLINE_MARKER = re.compile(r"(?<=\S)\s?\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")
 _ENTITY = re.compile(r"&(?:#\d{1,6}|#x[0-9a-fA-F]{1,5}|[A-Za-z]{2,8});")
 _URL = re.compile(r"\b(?:https?://|www\.)\S+")
+# a line that continues the one before: closing punctuation (not an ellipsis) first
+_CONTINUES = re.compile(r"[.,;:!?)\]”](?!\.)")
 # a reference-list entry: a note number, then a citation holding a link
 _NOTE_ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\^?\d{1,3}[.)]?)\s")
 
@@ -84,8 +86,34 @@ def _is_footnote_marker(sup: Any) -> bool:
     return not word[-1:].isdigit() and len(re.sub(r"\W", "", word)) >= 3
 
 
+# a line break of the page's source with the spaces around it
+_SOURCE_BREAK = re.compile(r"[^\S\n]*\n\s*")
+_PREFORMATTED = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
+
+
+def _preformatted(el: Any) -> bool:
+    return el.tag in _PREFORMATTED or any(a.tag in _PREFORMATTED for a in el.iterancestors())
+
+
+def _unwrap_source_lines(tree: Any) -> None:
+    """A line break in the page's source text is a space, as a browser shows it, unless
+    inside ``<pre>``: a hard-wrapped paragraph with inline elements (texinfo's HTML:
+    ``<p>The <code>libffi</code> library provides a portable, high level
+    programming\\ninterface …``) would otherwise reach the text as cut lines."""
+    for el in tree.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if el.text and "\n" in el.text and not _preformatted(el):
+            el.text = _SOURCE_BREAK.sub(" ", el.text)
+        parent = el.getparent()
+        if el.tail and "\n" in el.tail and parent is not None and not _preformatted(parent):
+            el.tail = _SOURCE_BREAK.sub(" ", el.tail)
+
+
 def prepare(tree: Any) -> Any:
-    """``tree`` without footnote markers and furniture elements (changed in place)."""
+    """``tree`` without footnote markers and furniture elements, its source's line breaks
+    spaces outside ``<pre>`` (changed in place)."""
+    _unwrap_source_lines(tree)
     for sup in list(tree.iter("sup")):
         if sup.getparent() is not None and _is_footnote_marker(sup):
             sup.drop_tree()
@@ -118,6 +146,10 @@ def tidy(text: str) -> str:
             line = html_lib.unescape(line)
         line = _INLINE_MARKER.sub("", line).strip()
         if not line or _is_furniture(line, f):
+            continue
+        if out and _CONTINUES.match(line):
+            # no block opens on a stop or a comma: a <br> before a footnote link broke it
+            out[-1] += line
             continue
         out.append(line)
     return "\n".join(out)

@@ -84,15 +84,23 @@ def _why_not_indexable(path: Path) -> str | None:
     suffix = inner_suffix(path)
     if suffix in SUPPORTED:
         return None
-    if suffix == "" or (path.suffix.lower() == ".gz" and _has_no_suffix(Path(path.stem))):
-        kind = sniff(path)
-        return None if kind else "no extension and not text"
+    named = Path(path.stem) if path.suffix.lower() == ".gz" else path
     shown = path.suffix if path.suffix.lower() != ".gz" else "".join(path.suffixes[-2:])
+    if suffix == "" or _has_no_suffix(named):
+        if sniff(path):
+            return None
+        return f"unsupported file type '{shown}'" if suffix else "no extension and not text"
     return f"unsupported file type '{shown or '(none)'}'"
 
 
+# an upper-case name: the convention for a package's notes (README, TODO, NEWS)
+_NOTE_NAME = re.compile(r"[A-Z][A-Z0-9_-]{2,}")
+
+
 def _has_no_suffix(path: Path) -> bool:
-    return path.suffix == ""
+    """No file type in the name: no suffix, or an upper-case name whose "suffix" says
+    what the note is about, not its format (``README.Debian``, ``TODO.FHS``)."""
+    return path.suffix == "" or bool(_NOTE_NAME.fullmatch(path.stem))
 
 
 def walk_paths(paths: Sequence[str | Path]) -> tuple[list[Path], list[Skipped]]:

@@ -69,11 +69,14 @@ def is_labelled(claim: str) -> bool:
     return bool(_LABEL.match(claim))
 
 
-def _clause(root: Any) -> tuple[bool, str]:
+def _clause(root: Any, start: int = 0) -> tuple[bool, str]:
     """Is ``root`` the verb of a declarative clause: finite, its subject before it, no
-    auxiliary or verb before the subject?"""
+    auxiliary or verb before the subject? Only tokens from ``start`` on count as its
+    subject (in the framed reading, not a word of the frame)."""
     auxes = auxiliaries(root)
-    subjects = [c for c in root.children if c.dep_ in SUBJECT_DEPS and c.i < root.i]
+    subjects = [
+        c for c in root.children if c.dep_ in SUBJECT_DEPS and start <= c.left_edge.i < root.i
+    ]
     finite = root.tag_ in _FINITE or any(a.tag_ in _FINITE for a in auxes)
     # a present-tense verb tagged as a base form ("… that zoos protect species")
     finite = finite or (root.tag_ == "VB" and not auxes and bool(subjects))
@@ -108,7 +111,10 @@ def _declarative(claim: str) -> tuple[bool, str]:
         return True, ""
     framed = parse(_FRAME + t[:1].lower() + t[1:])
     clauses = [c for r in framed if r.dep_ == "ROOT" for c in r.children if c.dep_ == "ccomp"]
-    if clauses and _clause(clauses[0])[0]:
+    # the frame's "that" read as the subject would hide a question's word order
+    # ("They say that should child performers be banned.")
+    start = sum(1 for tok in framed if tok.idx < len(_FRAME))
+    if clauses and _clause(clauses[0], start)[0]:
         return True, ""
     return False, reason
 
