@@ -6,17 +6,11 @@ import re
 
 from assistant import lexicon as lx
 from assistant.models import Aspect
-from assistant.understand.cues import split_words
 from assistant.understand.text import _WORD, _trim, _words
+from assistant.understand.vocab import VOCAB
 
 _VERB_SET = frozenset(lx.COMMON_VERBS)
-_NEG_WORDS = set(w for w in lx.NEGATIONS if " " not in w) | {
-    "isn't",
-    "aren't",
-    "don't",
-    "doesn't",
-    "not",
-}
+_NEG_WORDS = set(w for w in lx.NEGATIONS if " " not in w) | set(VOCAB.grammar.negated_auxiliaries)
 
 
 def find_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int]]) -> list[Aspect]:
@@ -90,17 +84,7 @@ _FACET_VERBS = re.compile(
 _ADJ_LIKE = re.compile(
     r"(?:ful|ous|ive|able|ible|ic|al|less|free|friendly|proof|ish|est|er|-\w+|\d\w*)$", re.I
 )
-_COMMON_ADJ = frozenset(
-    split_words(
-        "quick cheap quiet budget lightweight light easy simple vegan vegetarian "
-        "healthy small large big fast slow warm cosy cozy modern old new used good "
-        "best great fresh spicy mild short long local authentic affordable luxury "
-        "romantic rustic waterproof wireless comfortable portable compact durable "
-        "reliable safe kid family dog rápido rápida barato barata calme calma "
-        "tranquilo tranquila vegetariana vegetariano veloce economico günstig ruhig "
-        "schnell goedkoop rustig snel"
-    )
-)
+_COMMON_ADJ = frozenset(VOCAB.grammar.common_adjectives)
 _LOCATION = re.compile(r"^(?:in|at|near|around|à|en|in der|im|a|em|no|na|bij)\s+(?:the\s+)?[A-Z]")
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from assistant import lexicon as lx
 from assistant.models import Constraint
-from assistant.understand.cues import split_words
 from assistant.understand.text import _alt, _scope, _span_text, _split_values, _trim
+from assistant.understand.vocab import VOCAB
 
 _SOURCE_NOUNS = _alt(lx.SOURCE_NOUNS)
 
@@ -23,7 +23,7 @@ _GOOD_FOR = re.compile(
 )
 
 
-_DOMAIN_KINDS = {".gov": "government", ".edu": "academic", ".ac.uk": "academic"}
+_DOMAIN_KINDS = dict(VOCAB.values.domain_kinds)
 
 
 def _source_value(text: str) -> str:
@@ -35,25 +35,9 @@ def _source_value(text: str) -> str:
     return _singular(lx.SOURCE_ADJECTIVES.get(t.lower(), t) or text.strip())
 
 
-_AT_MOST = frozenset(
-    {
-        "under",
-        "less than",
-        "fewer than",
-        "at most",
-        "no more than",
-        "up to",
-        "below",
-        "menos de",
-        "moins de",
-        "weniger als",
-        "meno di",
-        "minder dan",
-        "shorter than",
-    }
-)
+_AT_MOST = frozenset(VOCAB.values.at_most)
 
-_NAME_LANGS = ("en", "es", "fr", "de", "it", "pt", "nl")
+_NAME_LANGS = tuple(VOCAB.values.name_languages)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -344,14 +328,7 @@ def not_implied(cons: Sequence[Constraint]) -> list[bool]:
     ]
 
 
-_NOT_SOURCES = frozenset(
-    split_words(
-        "short long recent new old good best reliable trusted official english any all more "
-        "other some the a an "
-        # verdicts, not sources: "Too Much or Just Right?", "just enough", "only fair"
-        "right wrong enough fine ok okay bad better worse fair true false harmful helpful"
-    )
-)
+_NOT_SOURCES = frozenset(VOCAB.values.not_sources)
 _SOURCE_WORD = re.compile(r"^(?:" + _SOURCE_NOUNS + r")$", re.I)
 _NAME = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3}"
 
@@ -663,22 +640,7 @@ def _language_adjectives(q: str, add: Any) -> None:
             add("language", code, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 
 
-_AUDIENCE_EXTRA = {
-    "grandma": "general",
-    "grandmother": "general",
-    "grandpa": "general",
-    "grandparents": "general",
-    "my mum": "general",
-    "my mom": "general",
-    "my dad": "general",
-    "nurses": "expert",
-    "lawyers": "expert",
-    "investors": "business",
-    "undergrad": "student",
-    "undergrads": "student",
-    "med students": "student",
-    "new parents": "parent",
-}
+_AUDIENCE_EXTRA = dict(VOCAB.values.audiences_more)
 
 
 def _more_formats(q: str, add: Any) -> None:

@@ -34,16 +34,10 @@ from typing import Any
 import numpy as np
 
 from assistant.understand import followup_words as fw
-from assistant.understand.cues import split_words
+from assistant.understand.vocab import VOCAB
 
 FACET_MARGIN = 0.18
-_STOP = frozenset(
-    split_words(
-        "a an the of to in on for and or is are be should we it this that with by as at from "
-        "not no yes do does can will would good bad better worse really actually your you u r "
-        "ur i my idea worth ok then too also"
-    )
-)
+_STOP = frozenset(VOCAB.grammar.judge_stopwords)
 _WORD = re.compile(r"[\w'-]+")
 
 

@@ -133,11 +133,11 @@ from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Si
 from assistant.understand import followup_words as fw
 from assistant.understand import spelling
 from assistant.understand.constraints import find_constraints, language_code, not_implied
-from assistant.understand.cues import split_words
 from assistant.understand.facet_judge import FacetJudge
 from assistant.understand.intent import find_side_cues
 from assistant.understand.perspectives import _BOTH_FACETS
 from assistant.understand.text import check_question
+from assistant.understand.vocab import VOCAB, inverse
 
 EDITS = (
     "new_topic",
@@ -285,16 +285,7 @@ def _is_role(word: str) -> bool:
 # --------------------------------------------------------------------------- normalising
 
 
-_NUMBER_WORDS = {
-    w: i
-    for i, w in enumerate(
-        split_words(
-            "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-            "fifteen sixteen seventeen eighteen nineteen twenty"
-        ),
-        start=1,
-    )
-}
+_NUMBER_WORDS = {w: i for i, w in enumerate(VOCAB.grammar.number_words, start=1)}
 
 
 def _repair(text: str) -> str:
@@ -555,29 +546,10 @@ _PAIR_LINK = re.compile(
     re.I,
 )
 # the words a question about one bare reference number is made of ("why did you cite 7")
-_REF_QUESTION = frozenset(
-    fw.FILLER
-    | set(
-        split_words(
-            "why cite cites cited citing listed list there doing come comes coming explain erklär "
-            "erkläre explica explique say says said mean means deal story relevant "
-            "relevance included reliable trustworthy under claim source ref reference number "
-            "used where put u tho column columns pile section category group side against pro "
-            "con for first second yo okay uh um"
-        )
-    )
-)
+_REF_QUESTION = fw.FILLER | frozenset(VOCAB.followup.reference_question)
 
 
-_ORDINALS = {
-    w: i
-    for i, w in enumerate(
-        split_words(
-            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
-        ),
-        start=1,
-    )
-}
+_ORDINALS = {w: i for i, w in enumerate(VOCAB.grammar.ordinals, start=1)}
 _ORDINAL = (
     r"(?:" + "|".join(_ORDINALS) + r"|\d{1,2}(?:st|nd|rd|th)|\d{1,2}\.?(?:º|ª|e|er|ème|te|o|a))"
 )
@@ -675,19 +647,8 @@ _MORE_CUE = re.compile(
     r"plus|encore|autres|più|piu|meer)\b",
     re.I,
 )
-_CON_WORDS = frozenset(
-    split_words(
-        "against con cons critics critical opponents negative negatives downsides sceptics "
-        "skeptics sceptical skeptical anti contra contre dagegen gegen criticism criticisms "
-        "objections contro"
-    )
-)
-_PRO_WORDS = frozenset(
-    split_words(
-        "for pro pros favour favor supporters proponents advocates positive positives upsides "
-        "benefits supportive support supports supporting dafür pour"
-    )
-)
+_CON_WORDS = frozenset(VOCAB.sides.con_words)
+_PRO_WORDS = frozenset(VOCAB.sides.pro_words)
 _OTHER_SIDE = re.compile(
     r"\b(?:(?:the\s+)?other\s+(?:side|camp|view)|opposite|opposing|the other one|the contrary|"
     r"flip(?:\s+(?:it|that|sides?|the\s+sides?|around|over))+|(?:switch|swap)\s+sides|"
@@ -695,22 +656,7 @@ _OTHER_SIDE = re.compile(
     r"otro lado|lado contrario|autre c[ôo]t[ée]|andere seite|gegenseite)\b",
     re.I,
 )
-_MORE_WORDS = frozenset(
-    split_words(
-        "more further additional others another else next keep going continue go on más mas "
-        "coming "
-        "otros otras mehr weitere weiteren weiterer weiteres plus encore autres side sides view "
-        "views camp arguments argument evidence reasons points examples results links options "
-        "ones page pages couple few same similar kind mismo lado côté seite one opposing opposite "
-        "other rest remaining argumente argumentos argomenti ergebnisse noch mais ancora altri "
-        "altre outros outras più piu meer positions position stances viewpoints quelques-uns "
-        "quelques-unes d'autres "
-        # "show me more" in the other languages
-        "montrer montrez montre pouvez-vous pourriez-vous peux-tu mostrar muestra muéstrame "
-        "muestrame puedes puede zeigen zeig zeige zeigt mostrami mostra mostre mostrem laat zien "
-        "tonen toon"
-    )
-)
+_MORE_WORDS = frozenset(VOCAB.followup.more_words)
 
 
 def _more(q: str, previous: QueryPlan) -> FollowUp | None:
@@ -775,24 +721,8 @@ _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
     ),
 }
 # words that name a side, not a group ("the opposing view")
-_SIDE_WORDS = frozenset(
-    split_words(
-        "opposing opposite other pro con pros cons supporting sceptical skeptical critical "
-        "optimistic pessimistic positive negative favourable favorable supportive hostile"
-    )
-)
-_SIDE_RESIDUE = frozenset(
-    split_words(
-        "arguments argument case evidence reasons points side sides people anyone anybody "
-        "someone folks those who say says think argue believe claim make camp view views "
-        "perspective position now switch flip swap turn change instead argumente argumentos "
-        "argomenti argumenten de see read hear get summary answer overview list confine confined "
-        "restrict yes yeah yep yup nah nope flip flipped côté lado seite lato kant "
-        "limit take column "
-        # the previous topic's proposal, named by its kind ("only the case for the mandate")
-        "mandate ban proposal policy plan idea measure law rule reform requirement scheme"
-    )
-)
+_SIDE_WORDS = frozenset(VOCAB.sides.side_words)
+_SIDE_RESIDUE = frozenset(VOCAB.sides.side_residue)
 
 
 # "the arguments that it's wrong" (con), "just the arguments that they are" (pro): a side
@@ -835,35 +765,9 @@ _SAYS_VERB = re.compile(
     r"(?P<o>(?:\s+[\w\-'’]+){0,4}?)\s*[?.!]*$",
     re.I,
 )
-_VERB_POLES = (
-    frozenset(
-        split_words(
-            "keep retain maintain preserve allow permit legalise legalize accept continue expand "
-            "raise increase build introduce adopt approve fund subsidise subsidize"
-        )
-    ),
-    frozenset(
-        split_words(
-            "ban abolish scrap remove end eliminate stop prohibit forbid outlaw criminalise "
-            "criminalize reject lower reduce cut decrease demolish close drop cancel defund"
-        )
-    ),
-)
-_BAD = frozenset(
-    split_words(
-        "wrong bad harmful unfair dangerous unethical immoral useless pointless ineffective "
-        "unsafe unhealthy overrated unjust counterproductive mistake bad-idea unnecessary "
-        "fails fail harms hurts backfires terrible awful problematic risky negative toxic "
-        "flawed doomed overblown overhyped exaggerated overrated harmful"
-    )
-)
-_GOOD = frozenset(
-    split_words(
-        "right good fair beneficial safe ethical useful effective worth justified necessary "
-        "helpful healthy good-idea worthwhile moral work works help helps succeed succeeds "
-        "fine ok okay alright acceptable harmless positive great"
-    )
-)
+_VERB_POLES = frozenset(VOCAB.sides.keep_verbs), frozenset(VOCAB.sides.end_verbs)
+_BAD = frozenset(VOCAB.sides.bad)
+_GOOD = frozenset(VOCAB.sides.good)
 
 
 @functools.lru_cache(maxsize=1)
@@ -1000,65 +904,17 @@ _NEGATION = re.compile(
     re.I,
 )
 # kinds of document a source constraint names ("no opinion pieces", "stick to clinical trials")
-_DOC_KINDS = (
-    *lx.SOURCE_NOUNS,
-    "articles",
-    "stories",
-    "news",
-    "pieces",
-    "posts",
-    "reviews",
-    "videos",
-    "podcasts",
-    "op-eds",
-    "editorials",
-    "press releases",
-    "ads",
-    "adverts",
-    "trials",
-    "studies",
-    "meta-analyses",
-    "surveys",
-    "preprints",
-    "books",
-    "textbooks",
-    "encyclopedias",
-    "threads",
-    "columns",
-    "commentary",
-    "social media",
-    "press release",
-    "wikis",
-    "wiki",
-    "forum posts",
-    "news sites",
-    "news site",
-)
+_DOC_KINDS = (*VOCAB.values.source_nouns, *VOCAB.values.doc_kinds)
 # kinds of document in the other languages users write, as their English kind (words
 # that are English too, "journal", are left to the English lexicons)
-_KIND_WORDS = {
-    **dict.fromkeys(
-        split_words(
-            "journaux periódicos periódico diarios zeitungen zeitung giornali jornais jornal "
-            "kranten krant"
-        ),
-        "newspaper",
-    ),
-    **dict.fromkeys(split_words("foros foren fóruns"), "forum"),
-    **dict.fromkeys(split_words("revistas zeitschriften riviste tijdschriften"), "magazine"),
-}
+_KIND_WORDS = inverse(VOCAB.values.kind_words)
 _KIND_WORD = re.compile(r"\b(?:" + "|".join(_KIND_WORDS) + r")\b", re.I)
 _DOC_KIND = re.compile(
     r"\b(?:" + "|".join(re.escape(k) for k in sorted(_DOC_KINDS, key=len, reverse=True)) + r")\b",
     re.I,
 )
 # generic document nouns: the scope of a constraint, never its value
-_GENERIC_DOCS = frozenset(
-    split_words(
-        "sources source documents document results result articles article pages page stuff "
-        "material content texts papers pieces piece posts items reads ones stories"
-    )
-)
+_GENERIC_DOCS = frozenset(VOCAB.values.generic_docs)
 _POSITIVE_SOURCE = re.compile(
     r"\b(?:only|just|stick(?:ing)? to|limit(?:ed)? (?:it |this |the \w+ )?to|"
     r"restrict(?:ed)? (?:it |this |the \w+ |everything )?to|"
@@ -1066,50 +922,9 @@ _POSITIVE_SOURCE = re.compile(
     r"solo|nur|seulement)\s+(?:the\s+|to\s+)?$",
     re.I,
 )
-_LENGTH_WORDS = {
-    **{
-        w: "short"
-        for w in split_words("short shorter brief briefer quick quicker concise succinct")
-    },
-    **{w: "long" for w in split_words("long longer lengthy detailed in-depth thorough deep-dive")},
-    # nouns and adjectives that say the length themselves ("just the bite-sized stuff",
-    # "leave out the tiny little blurbs", "long-form pieces")
-    **{
-        w: "short"
-        for w in split_words("bite-sized bitesized bitesize blurbs blurb snippets short-form")
-    },
-    **{w: "long" for w in split_words("long-form longform longreads long-reads lengthier")},
-    # Spanish, German, French, Italian, Portuguese
-    **{
-        w: "short"
-        for w in split_words(
-            "corto cortos corta cortas breve breves kurz kurze kurzen kürzere court courts "
-            "courte courtes corti brevi curto curtos curta curtas kort korte korter kortere"
-        )
-    },
-    **{
-        w: "long"
-        for w in split_words(
-            "largo largos larga largas lang lange langen längere longs longue longues lungo "
-            "lunghi lunga lunghe longo longos langere"
-        )
-    },
-}
-_LENGTH_PHRASES = {"in depth": "long", "deep dive": "long"}
-_AUDIENCE_EXTRA = {
-    "general reader": "general",
-    "general readers": "general",
-    "lay reader": "general",
-    "lay readers": "general",
-    "layman": "general",
-    "laymen": "general",
-    "non-specialist": "general",
-    "business owners": "business",
-    "business owner": "business",
-    "small business owners": "business",
-    "businesses": "business",
-    "high schoolers": "teen",
-}
+_LENGTH_WORDS = inverse(VOCAB.values.length_words)
+_LENGTH_PHRASES = dict(VOCAB.values.length_phrases)
+_AUDIENCE_EXTRA = dict(VOCAB.values.audiences_followup)
 _AUDIENCES = {**lx.AUDIENCES, **_AUDIENCE_EXTRA}
 _AUDIENCE = re.compile(
     r"\b(?:for|at|to|aimed at|written for|suitable for|pitched at|para|für|pour|per|voor)\s+"
@@ -1137,50 +952,19 @@ _KEYWORD = re.compile(
 _VALUE_NEXT = frozenset(
     (
         *_GENERIC_DOCS,
-        *(w for d in lx.DOC_NOUNS for w in d.split()),
-        *split_words(
-            "only please pls too ones pieces reads versions version language format files file "
-            "preferred ideally thanks thank if texte textos testi text lol tbh thx plz tho "
-            "though cant can't because since as artikelen artikels documenten teksten bronnen "
-            "artículos documentos artigos articoli documenti artikel dokumente quellen"
-        ),
+        *(w for d in VOCAB.requests.doc_nouns for w in d.split()),
+        *VOCAB.followup.value_next,
     )
 )
 _CONSTRAINT_RESIDUE = frozenset(
-    (
-        *(w for d in lx.DOC_NOUNS for w in d.split()),
-        *split_words(
-            "language languages words format version reader readers audience level read reads "
-            "pieces posts ones stuff content written aimed simple plain terms tone everything "
-            "up accessible understandable friendly easy readable appropriate suited cut drop "
-            "remove lose ditch exclude skip omit leave out minus except besides other than "
-            "sites websites literature material materials readership intended meant published "
-            "originating originate comes come coming produced put written aimed pitched "
-            "exceed exceeds exceeding kinda sorta basically ideally lastly accordingly focus "
-            "prefer rather instead tiny little super really very overly too trop thats that's "
-            "form type kind sort anything everything something smth nothin nothing use see read "
-            "get have want need keep stick limit restrict confine narrow filter things each "
-            "present presenting teach teaching share sharing preparing prepare whatever "
-            "anyone anybody lol tbh ngl haha find tem hay existe fontes fuentes quellen fonti "
-            "bronnen algo alguna alguno algún coisa alguma algum a-t-il il y gibt etwas qualcosa "
-            "c'è iets er "
-        ),
-    )
+    (*(w for d in VOCAB.requests.doc_nouns for w in d.split()), *VOCAB.followup.constraint_residue)
 )
 
 
 _PREPOSITION = re.compile(r"\b(?:for|at|to|from|by|in|für|para|pour|per|voor)\b", re.I)
 # words that make a kind of document a kind of source ("the opinion pieces", "the
 # government reports"), not a facet of the answer ("the productivity studies")
-_SOURCE_MODIFIERS = frozenset(
-    split_words(
-        "opinion news government official academic scientific scholarly peer-reviewed peer "
-        "reviewed clinical medical industry trade press independent local national "
-        "international mainstream alternative social online print research policy advocacy "
-        "partisan sponsored commercial corporate company activist university legal court "
-        "tabloid satirical personal"
-    )
-)
+_SOURCE_MODIFIERS = frozenset(VOCAB.values.source_modifiers)
 
 
 def _negated_scope(before: str) -> bool:
@@ -1324,12 +1108,7 @@ def _named_source(name: str) -> bool:
     return not any(_is_facet(w) or _is_person(w) or _is_role(w) for w in words)
 
 
-_ORG_NOUNS = frozenset(
-    split_words(
-        "industry lobby association council institute foundation agency ministry department "
-        "union federation society commission group groups companies company sector"
-    )
-)
+_ORG_NOUNS = frozenset(VOCAB.values.org_nouns)
 
 
 def _source_name(name: str) -> str:
@@ -1478,10 +1257,8 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
     return cons, spans
 
 
-_ARTICLES = frozenset(
-    split_words("the a an les des la le los las el die der das den un une il lo gli i os as de het")
-)
-_DOC_SINGULAR = frozenset(split_words("study survey diary commentary summary"))
+_ARTICLES = frozenset(VOCAB.grammar.articles)
+_DOC_SINGULAR = frozenset(VOCAB.values.doc_singular)
 
 
 def _normalised(q: str, c: Constraint, span: Span) -> Constraint:
@@ -1607,7 +1384,7 @@ _MENTIONED = re.compile(
     r"containing|contains|naming|that\s+names?|citing)\b",
     re.I,
 )
-_ASKS = frozenset(split_words("show give get see find list want need include send tell"))
+_ASKS = frozenset(VOCAB.followup.asks)
 # "cut everything that isn't in Spanish": an exclusion of what is not, a restriction
 _EXCLUDE_WHAT_IS_NOT = re.compile(
     r"\b(?:cut|remove|drop|exclude|skip|filter\s+out|leave\s+out|get\s+rid\s+of|lose|ditch|"
@@ -1917,17 +1694,7 @@ _VIEWS = [
 _GROUP_LEAD = re.compile(
     r"^(?:(?:the|a|an|some|any|our|los|las|les|die|der|des|el|la|le|from|of)\s+)+", re.I
 )
-_VIEW_RESIDUE = frozenset(
-    split_words(
-        "issue matter question topic debate idea proposal plan policy think say view views "
-        "perspective point position take opinion stance see feel believe reckon argue said "
-        "have has welcome love appreciate interested hear look into also what how opinan piensan "
-        "dicen sagen denken meinen pensent disent pensano dicono dizem pensam acham sehen "
-        "finden ne want wants know she'd he'd they'd add include cover vinden zeggen ervan "
-        "daarvan erover actually whole adding including getting hearing seeing should "
-        "like would i'd really too"
-    )
-)
+_VIEW_RESIDUE = frozenset(VOCAB.followup.view_residue)
 
 
 def _clean_group(x: str) -> str:
@@ -2028,12 +1795,7 @@ _EFFECT_FRAME = re.compile(
     r"\s+(?P<x>.+)$",
     re.I,
 )
-_EFFECT_SUBJECT = frozenset(
-    split_words(
-        "practice policy idea plan measure ban change law proposal rule move scheme approach "
-        "system reform tax one answer picture situation things everything all"
-    )
-)
+_EFFECT_SUBJECT = frozenset(VOCAB.followup.effect_subject)
 # "how it would affect waiting times", "what would this mean for rare disease research",
 # "how does it work for children with dyslexia", "how the answer changes for smaller towns"
 _EFFECT_CLAUSE = re.compile(
@@ -2088,19 +1850,7 @@ _FACET_TAIL = re.compile(
     r"please|pls|thanks|in particular|especially))+\s*$",
     re.I,
 )
-_PREPOSITIONS = (
-    "for",
-    "in",
-    "at",
-    "on",
-    "during",
-    "among",
-    "under",
-    "within",
-    "pour",
-    "en",
-    "para",
-)
+_PREPOSITIONS = tuple(VOCAB.followup.facet_prepositions)
 _PREVIOUS_EDIT = re.compile(r"^add_perspective\b")
 
 
@@ -2342,9 +2092,7 @@ def _read(text: str, previous: QueryPlan, judge: FacetJudge | None) -> FollowUp 
 
 
 # verbs of a request that names nothing itself ("Could you add that?")
-_REQUEST_VERBS = frozenset(
-    split_words("add include cover look consider check do make give show find get research")
-)
+_REQUEST_VERBS = frozenset(VOCAB.followup.request_verbs)
 
 # a sentence that states a question of its own: "a friend and I were arguing about whether
 # people should be allowed to sell a kidney. Could you look into that one as well?"

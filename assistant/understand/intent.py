@@ -11,6 +11,7 @@ from assistant.models import Intent, QueryPerspective, Side
 from assistant.understand import cues
 from assistant.understand.perspectives import _BOTH_FACETS
 from assistant.understand.text import _words
+from assistant.understand.vocab import VOCAB
 
 
 def _is_wh(text: str) -> bool:
@@ -158,15 +159,9 @@ _COPULA_SIDE = re.compile(
     r"en contra de|a favor de|a favore di|für|pour|voor)\s+",
     re.I,
 )
-_PRO_PREPS = ("a favor de", "a favore di", "für", "pour", "voor")
+_PRO_PREPS = tuple(VOCAB.stance.pro_prepositions)
 # evaluative adjectives before "für", "pour", "voor": "gut für" is "good for"
-_GOOD_BAD = frozenset(
-    cues.split_words(
-        "gut schlecht besser schlechter gesund ungesund sicher gefährlich schädlich nützlich "
-        "bon bonne bons bonnes mauvais mauvaise meilleur meilleure dangereux dangereuse sain "
-        "saine nocif nocive utile goed slecht beter gezond ongezond veilig gevaarlijk"
-    )
-)
+_GOOD_BAD = frozenset(VOCAB.stance.good_bad)
 _AUX_START = re.compile(r"^\s*(?:" + "|".join(lx.AUXILIARIES) + r")\b", re.I)
 _TOPIC_END = re.compile(
     r"\s*(?:[?!;]|\.(?:\s|$)|,|\s[-–—]\s|\s+(?:say|says|argue|argues|think|thinks|believe|"
@@ -338,21 +333,7 @@ def find_side(q: str) -> SideCue | None:
 # --------------------------------------------------------------------------- factual, lookup
 
 # wh-words that ask for a fact even when a stance word follows ("who were the critics of …")
-_FACT_WH = frozenset(
-    (
-        *cues.split_words(
-            "when where who whom whose which qui quand où wer wann wo chi quando dove quem "
-            "onde quién cuándo dónde wie wanneer waar"
-        ),
-        "how many",
-        "how much",
-        "how long",
-        "how old",
-        "what year",
-        "what time",
-        "what date",
-    )
-)
+_FACT_WH = frozenset(VOCAB.grammar.fact_wh)
 # a headline that names two options after its topic ("Surrealist Memes: Regression or
 # Progression?", "Climate Change – Act now, or question the urgency?"): a debate, never a
 # lookup (PerSphere's titles; 43 of its 139 were read as lookups before this)
@@ -370,16 +351,7 @@ _STRONG_DEBATE = re.compile(
     r"moet|moeten|zou|zouden)\b",
     re.I,
 )
-_FINITE = frozenset(
-    (
-        *lx.AUXILIARIES,
-        *cues.split_words(
-            "isn't aren't wasn't weren't doesn't don't didn't can't won't shouldn't "
-            "causes cause helps makes works leads affects means matters is are es est ist "
-            "è é son sont sind sono são zijn"
-        ),
-    )
-)
+_FINITE = frozenset((*lx.AUXILIARIES, *VOCAB.grammar.finite_verbs))
 _INFO_START = re.compile(
     r"^\s*(?:please\s+)?(?:(?:can|could) you\s+)?(?:explain|describe|summari[sz]e|define|outline|"
     r"(?:a\s+)?list of|list all|explique|expliquez|explícame|explica|erkläre|erklär|spiega|"
@@ -389,21 +361,7 @@ _INFO_START = re.compile(
     r"overview|timeline|definition)\b",
     re.I,
 )
-_LOOKUP_HEADS = frozenset(
-    cues.split_words(
-        "recipe recipes dish dishes meal meals dinner dinners dessert desserts soup "
-        "soups hotel hotels hostel hostels restaurant restaurants cafe cafes bar bars "
-        "place places apartment apartments cottage cottages campsite campsites venue "
-        "venues itinerary trail trails hike hikes route routes tour tours review "
-        "reviews product products laptop laptops phone phones headphones earbuds "
-        "shoes boots coat jacket tent tents bike ebike car cars book books novel "
-        "novels film films movie movies series show shows podcast podcasts game games "
-        "app apps tool tools library libraries course courses grinder keyboard drill "
-        "machine camera watch receta recetas recette recettes rezept rezepte ricetta "
-        "ricette receita receitas recept recepten hotel hôtel albergo restaurante "
-        "ristorante"
-    )
-)
+_LOOKUP_HEADS = frozenset(VOCAB.requests.lookup_heads)
 _WORD_RE = re.compile(r"[^\W_][\w'’\-]*", re.UNICODE)
 
 

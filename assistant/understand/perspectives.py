@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from assistant import lexicon as lx
 from assistant.models import QueryPerspective, Side
 from assistant.understand.text import _alt, _span_text, _trim, _words
+from assistant.understand.vocab import VOCAB
 
 _PRO = re.compile(
     r"\b(?:supports?|supporting|in favou?r of|favou?ring|favou?rs|backs|backing|defends|"
@@ -46,7 +47,13 @@ _SUBTOPIC = re.compile(
 _NEUTRAL_STANCE = re.compile(
     r"\b(?:relates?|related|relevant)\s+to\s+the\s+(?:argument|claim|statement)\b", re.I
 )
-_REQUEST = re.compile(r"^\s*" + lx.REQUEST_OPENERS + r"\b\s*", re.I)
+# imperative / request openers: what precedes the description of the wanted document
+_REQUEST = re.compile(
+    r"^\s*(?:please\s+)?(?:can you\s+|could you\s+|would you\s+)?(?:please\s+)?"
+    + _alt(VOCAB.requests.request_openers)
+    + r"\b\s*",
+    re.I,
+)
 _DOC_NOUN = re.compile(r"\b" + _alt(lx.DOC_NOUNS) + r"\b", re.I)
 # a pointer from the description to the content that follows ("… similar to the following news")
 _POINTER_TAIL = re.compile(

@@ -27,14 +27,12 @@ from typing import Any
 from assistant.errors import CancelledError, SphereError
 from assistant.models import QueryPlan
 from assistant.understand.text import _words
+from assistant.understand.vocab import VOCAB
 
 # edits whose plan the rewrite can state; "more", "drop [n]" and questions about the
 # answer do not change the question
 REWRITABLE = ("add_aspect", "drop_aspect", "add_constraint", "one_side", "add_perspective")
-_SHORT = frozenset(
-    {"the", "and", "for", "with", "that", "this", "what", "about", "does", "should"}
-    | {"from", "into", "than"}
-)
+_SHORT = frozenset(VOCAB.grammar.rewrite_short)
 
 
 def _stems(text: str) -> set[str]:

@@ -24,6 +24,7 @@ from assistant.understand.intent import (
 )
 from assistant.understand.perspectives import _BOTH_FACETS, _find_inline, _find_request
 from assistant.understand.text import _WORD, _words, check_question, found_content
+from assistant.understand.vocab import VOCAB
 
 
 def parse_rules(question: object) -> QueryPlan:
@@ -196,22 +197,11 @@ def _root_text(
 
 # what is left of an instruction sentence once its constraint phrase is cut out
 # ("Only documents of fewer than 90 words." -> "Only documents.")
-_INSTRUCTION_FILLER_WORDS = (
-    "only just please find show give get list return retrieve search me us i we want "
-    "need would like it they must should has have contain contains containing with "
-    "without that which who the a an of in from by on for and or word words term terms "
-    "document documents article articles text texts page pages piece pieces source "
-    "sources result results paper papers post posts item items answer answers"
-)
-_INSTRUCTION_FILLER = frozenset(_INSTRUCTION_FILLER_WORDS.split())
+_INSTRUCTION_FILLER = frozenset(VOCAB.grammar.instruction_filler)
 
 
 # words that open an instruction sentence
-_INSTRUCTION_OPENERS_WORDS = (
-    "only just please find show give get list return retrieve search it they documents "
-    "articles texts pages sources results"
-)
-_INSTRUCTION_OPENERS = frozenset(_INSTRUCTION_OPENERS_WORDS.split())
+_INSTRUCTION_OPENERS = frozenset(VOCAB.grammar.instruction_openers)
 
 
 def _instruction_tail(tokens: list[str]) -> int:
