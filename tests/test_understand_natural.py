@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from assistant.understand import parse_rules
-from assistant.understand.constraints import language_code
 from assistant.understand.cues import verb_forms
 from assistant.understand.intent import find_side, is_wh
+from assistant.understand.values import language_code
 
 
 @pytest.mark.parametrize(

@@ -53,8 +53,8 @@ from typing import Any
 import numpy as np
 
 from assistant.index.store import Index
-from assistant.lexicon import SOURCE_KIND_MARKS
 from assistant.models import Constraint
+from assistant.understand.values import SOURCE_KIND_MARKS
 
 #: score shift per constraint met, as a fraction of the candidates' score spread
 COMPLIANCE_WEIGHT = 0.1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -10,6 +9,15 @@ from typing import Any
 from assistant import lexicon as lx
 from assistant.models import Constraint
 from assistant.understand.text import _alt, _scope, _span_text, _split_values, _trim
+from assistant.understand.values import (
+    AUDIENCE_ADJECTIVES,
+    AUDIENCES,
+    FORMATS,
+    LENGTH_WORDS,
+    SOURCE_ADJECTIVES,
+    ages,
+    language_code,
+)
 from assistant.understand.vocab import VOCAB
 
 _SOURCE_NOUNS = _alt(lx.SOURCE_NOUNS)
@@ -32,35 +40,12 @@ def _source_value(text: str) -> str:
     t = re.sub(r"(?<=\w)['’]s?$", "", t)  # a possessive: "a lobby group's (website)"
     if t.lower() in _DOMAIN_KINDS:
         return _DOMAIN_KINDS[t.lower()]
-    return _singular(lx.SOURCE_ADJECTIVES.get(t.lower(), t) or text.strip())
+    return _singular(SOURCE_ADJECTIVES.get(t.lower(), t) or text.strip())
 
 
 _AT_MOST = frozenset(VOCAB.values.at_most)
 
 _NAME_LANGS = tuple(VOCAB.values.name_languages)
-
-
-@functools.lru_cache(maxsize=4096)
-def language_code(word: str) -> str | None:
-    """The ISO 639-1 code of a language name ("Spanish", "español", "allemand"), or None.
-
-    Names come from ``langcodes`` (CLDR data). A name counts only if it is the
-    language's own name or its name in one of the languages Sphere's users
-    write, so that "Paris" or "the" (which CLDR's fuzzy lookup maps to rare
-    languages) are not languages.
-    """
-    import langcodes
-
-    w = word.strip().lower()
-    try:
-        lang = langcodes.find(w)
-    except LookupError:
-        return None
-    code = lang.language or ""
-    if len(code) != 2:
-        return None
-    names = {lang.autonym().lower(), *(lang.display_name(x).lower() for x in _NAME_LANGS)}
-    return code if w in names else None
 
 
 def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], list[tuple[int, int]]]:
@@ -170,9 +155,7 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         op = "<" if m.group("cmp").lower() in _AT_MOST else ">"
         add("length", f"{op}{n}", _trim(q, m.start(), m.end()))
     for m in re.finditer(
-        r"\b(?P<neg>not\s+(?:too\s+|very\s+|overly\s+)?)?(?P<w>"
-        + _alt(lx.SHORT_WORDS + lx.LONG_WORDS)
-        + r")\s+"
+        r"\b(?P<neg>not\s+(?:too\s+|very\s+|overly\s+)?)?(?P<w>" + _alt(LENGTH_WORDS) + r")\s+"
         r"(?P<n>"
         + _alt(
             (*lx.DOC_NOUNS, "reads", "read", "summaries", "overview", "overviews", "explanation")
@@ -182,13 +165,13 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         re.I,
     ):
         w = m.group("w").lower()
-        value = "short" if w in lx.SHORT_WORDS else "long"
+        value = LENGTH_WORDS[w]
         add("length", value, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")), hard=False)
 
     # ---- format
     for m in re.finditer(
         r"\b(?P<neg>not\s+(?:as\s+|in\s+)?(?:an?\s+)?|no\s+|except\s+)?(?:as\s+|in\s+)?(?:an?\s+)?"
-        r"(?P<f>" + _alt(lx.FORMATS) + r")(?:\s+(?:format|files?|documents?))?\b",
+        r"(?P<f>" + _alt(FORMATS) + r")(?:\s+(?:format|files?|documents?))?\b",
         q,
         re.I,
     ):
@@ -207,14 +190,15 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
             re.I,
         ):
             continue
-        add("format", lx.FORMATS[f], _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
+        add("format", FORMATS[f], _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 
     # ---- audience
-    aud = _alt(lx.AUDIENCES)
+    aud = _alt(AUDIENCES)
     for m in re.finditer(
         r"\b(?P<neg>not\s+)?(?:for|aimed at|written for|suitable for|targeted at|"
         r"geared (?:toward|to)s?|"
-        r"accessible to|understandable (?:by|to)|intended for|meant for)\s+(?:an?\s+|the\s+)?"
+        r"accessible to|understandable (?:by|to)|intended for|meant for)\s+"
+        r"(?:an?\s+|the\s+|my\s+|our\s+)?"
         r"(?P<a>" + aud + r")\b",
         q,
         re.I,
@@ -223,14 +207,14 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
             continue  # "good for children", "harmful for teens": content, not a reader
         add(
             "audience",
-            lx.AUDIENCES[m.group("a").lower()],
+            AUDIENCES[m.group("a").lower()],
             _trim(q, m.start(), m.end()),
             negated=bool(m.group("neg")),
             hard=False,
         )
     for m in re.finditer(
         r"\b(?P<neg>not\s+(?:too\s+)?)?(?:in\s+)?(?P<a>"
-        + _alt(lx.AUDIENCE_ADJECTIVES)
+        + _alt(AUDIENCE_ADJECTIVES)
         + r")\b(?=\s+(?:"
         + _alt((*lx.DOC_NOUNS, "terms", "language", "explanation", "overview", "introduction"))
         + r")\b)",
@@ -239,7 +223,7 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
     ):
         add(
             "audience",
-            lx.AUDIENCE_ADJECTIVES[m.group("a").lower()],
+            AUDIENCE_ADJECTIVES[m.group("a").lower()],
             _trim(q, m.start(), m.end()),
             negated=bool(m.group("neg")),
             hard=False,
@@ -367,7 +351,7 @@ def _source_values(text: str, *, explicit: bool) -> list[str]:
         low = v.lower()
         if language_code(low.split()[0]) is not None or low in _NOT_SOURCES:
             continue  # "Portuguese sources" name a language; "short" a length
-        if low in lx.SOURCE_ADJECTIVES or re.search(_SOURCE_NOUNS + r"$", v, re.I):
+        if low in SOURCE_ADJECTIVES or re.search(_SOURCE_NOUNS + r"$", v, re.I):
             out.append(_singular(_source_value(v)).lower())
         elif re.fullmatch(_NAME, v) or explicit or low in lx.SOURCE_SITES:
             out.append(low)
@@ -470,7 +454,7 @@ def _named_sources(q: str, add: Any) -> None:
             add("source", v.lower(), _trim(q, m.start(), m.end()))
     adj = _alt(
         (
-            *lx.SOURCE_ADJECTIVES,
+            *SOURCE_ADJECTIVES,
             "wissenschaftlichen",
             "científicas",
             "científicos",
@@ -488,7 +472,7 @@ def _named_sources(q: str, add: Any) -> None:
         re.I,
     ):
         a = m.group("a").lower()
-        value = lx.SOURCE_ADJECTIVES.get(a, "academic")
+        value = SOURCE_ADJECTIVES.get(a, "academic")
         # "from academic sources" re-weights; "only official sources" filters, as "only
         # blogs" does above
         only = re.search(
@@ -501,17 +485,10 @@ def _named_sources(q: str, add: Any) -> None:
         add("source", value, _trim(q, start, m.end()), hard=bool(only))
 
 
-_AGES = re.compile(
-    r"\blike\s+(?:i'?m|i\s+am)\s+(?P<n>\d{1,2})\b"
-    r"|\b(?:to|for)\s+an?\s+(?P<m>\d{1,2})[- ]?(?:year|yr)s?[- ]?olds?\b",
-    re.I,
-)
-
-
 def _more_audiences(q: str, add: Any) -> None:
     """ "explain to a teenager", "pitched to business leaders", "in a way teenagers can
     follow", "like I'm 10", "I'm a complete beginner"."""
-    aud = _alt(lx.AUDIENCES)
+    aud = _alt(AUDIENCES)
     for m in re.finditer(
         r"\b(?:explain(?:ed|ing)?|pitch(?:ed)?|present(?:ed)?|tailor(?:ed)?|simplif(?:y|ied)|"
         r"written|write|aimed|geared|in a way(?: that)?)\s+(?:it\s+|this\s+|them\s+)?"
@@ -519,22 +496,7 @@ def _more_audiences(q: str, add: Any) -> None:
         q,
         re.I,
     ):
-        add(
-            "audience", lx.AUDIENCES[m.group("a").lower()], _trim(q, m.start(), m.end()), hard=False
-        )
-    extra = _alt(_AUDIENCE_EXTRA)
-    for m in re.finditer(
-        r"\b(?:for|to|at|aimed at|pitched at|written for)\s+(?:my\s+|an?\s+|the\s+)?"
-        r"(?:\w+\s+)?(?P<a>" + extra + r")\b",
-        q,
-        re.I,
-    ):
-        add(
-            "audience",
-            _AUDIENCE_EXTRA[m.group("a").lower()],
-            _trim(q, m.start(), m.end()),
-            hard=False,
-        )
+        add("audience", AUDIENCES[m.group("a").lower()], _trim(q, m.start(), m.end()), hard=False)
     for m in re.finditer(r"\beli5\b|\bexplain (?:it )?like i'?m (?:five|5)\b", q, re.I):
         add("audience", "child", _trim(q, m.start(), m.end()), hard=False)
     for m in re.finditer(
@@ -544,19 +506,8 @@ def _more_audiences(q: str, add: Any) -> None:
         re.I,
     ):
         add("audience", "beginner", _trim(q, m.start(), m.end()), hard=False)
-    for m in re.finditer(
-        r"\b(?:an?\s+)?(?P<n>\d{1,2})[- ]?(?:year|yr)s?[- ]?old\b"
-        r"|\b(?:j'avais|tuviera|hätte|avessi|tivesse)\s+(?P<m>\d{1,2})\s+(?:ans|años|jahre|anni|anos)\b",
-        q,
-        re.I,
-    ):
-        n = int(m.group("n") or m.group("m"))
-        if 3 <= n <= 19:
-            add("audience", "child" if n < 13 else "teen", _trim(q, m.start(), m.end()), hard=False)
-    for m in _AGES.finditer(q):
-        n = int(m.group("n") or m.group("m"))
-        if 3 <= n <= 19:
-            add("audience", "child" if n < 13 else "teen", _trim(q, m.start(), m.end()), hard=False)
+    for audience, start, end in ages(q):  # "a 10-year-old", "like I'm 10"
+        add("audience", audience, _trim(q, start, end), hard=False)
     for m in re.finditer(
         r"\b(?P<a>beginner|novice|introductory|expert|advanced|general|child|kid|teen|student)s?"
         r"[- ]level\b",  # "kid-friendly hikes" is a property of the item, not a reader
@@ -640,14 +591,11 @@ def _language_adjectives(q: str, add: Any) -> None:
             add("language", code, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 
 
-_AUDIENCE_EXTRA = dict(VOCAB.values.audiences_more)
-
-
 def _more_formats(q: str, add: Any) -> None:
     """ "make it slides", "transcripts preferred", "step by step", "interviews with …"."""
     for m in re.finditer(r"\bstep[- ]by[- ]step\b", q, re.I):
         add("format", "tutorial", _trim(q, m.start(), m.end()), hard=False)
-    fmt = _alt(lx.FORMATS)
+    fmt = _alt(FORMATS)
     for m in re.finditer(
         r"(?:^\s*(?:find\s+|show me\s+|give me\s+)?|\bmake it\s+(?:into\s+)?(?:an?\s+)?)"
         r"(?P<f>" + fmt + r")\b(?=\s+(?:with|of|on|about|from|where|by|preferred|please)\b|"
@@ -657,7 +605,7 @@ def _more_formats(q: str, add: Any) -> None:
         re.I,
     ):
         f = (m.group("f") or m.group("g")).lower()
-        add("format", lx.FORMATS[f], _trim(q, m.start(), m.end()))
+        add("format", FORMATS[f], _trim(q, m.start(), m.end()))
 
 
 def _more_keywords(q: str, add: Any) -> None:

@@ -132,11 +132,21 @@ from assistant import lexicon as lx
 from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Side
 from assistant.understand import followup_words as fw
 from assistant.understand import spelling
-from assistant.understand.constraints import find_constraints, language_code, not_implied
+from assistant.understand.constraints import find_constraints, not_implied
 from assistant.understand.facet_judge import FacetJudge
 from assistant.understand.intent import find_side_cues
 from assistant.understand.perspectives import _BOTH_FACETS
 from assistant.understand.text import check_question
+from assistant.understand.values import (
+    AUDIENCE_ADJECTIVES,
+    AUDIENCES,
+    FORMATS,
+    LENGTH_WORDS,
+    SOURCE_ADJECTIVES,
+    ages,
+    language_code,
+    school_year,
+)
 from assistant.understand.vocab import VOCAB, inverse
 
 EDITS = (
@@ -922,10 +932,9 @@ _POSITIVE_SOURCE = re.compile(
     r"solo|nur|seulement)\s+(?:the\s+|to\s+)?$",
     re.I,
 )
-_LENGTH_WORDS = inverse(VOCAB.values.length_words)
+_LENGTH_WORDS = LENGTH_WORDS
 _LENGTH_PHRASES = dict(VOCAB.values.length_phrases)
-_AUDIENCE_EXTRA = dict(VOCAB.values.audiences_followup)
-_AUDIENCES = {**lx.AUDIENCES, **_AUDIENCE_EXTRA}
+_AUDIENCES = AUDIENCES
 _AUDIENCE = re.compile(
     r"\b(?:for|at|to|aimed at|written for|suitable for|pitched at|para|für|pour|per|voor)\s+"
     r"(?:(?:like|say|um|uh|maybe|mostly|mainly)\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?(?:(?:legal|medical|technical|scientific|financial|industry|"
@@ -936,7 +945,7 @@ _AUDIENCE = re.compile(
 )
 _AUDIENCE_WORDS = re.compile(
     r"\b(?:in\s+)?(?P<a>"
-    + "|".join(re.escape(a) for a in sorted(lx.AUDIENCE_ADJECTIVES, key=len, reverse=True))
+    + "|".join(re.escape(a) for a in sorted(AUDIENCE_ADJECTIVES, key=len, reverse=True))
     + r")\b",
     re.I,
 )
@@ -1057,13 +1066,6 @@ _READ_MINUTES = re.compile(
     r"reads?\b(?:\s+(?:max|maximum|tops|at most))?",
     re.I,
 )
-# "for ten-year-olds", "aimed at 15 year olds"
-_AGED = re.compile(
-    r"\b(?:for|at|to)\s+(?:an?\s+)?(?P<n>\d{1,2}|"
-    + "|".join(_NUMBER_WORDS)
-    + r")[- ]?(?:year|yr)s?[- ]?olds?\b",
-    re.I,
-)
 # a source by name: "reuters only", "only from the bbc", "published by the BBC", "anything
 # from al jazeera?", "leave out anything from greenpeace"
 _NAMED_SOURCE = re.compile(
@@ -1098,7 +1100,7 @@ def _named_source(name: str) -> bool:
         return False
     if _DOC_KIND.fullmatch(low) or low in _GENERIC_DOCS or low in _AUDIENCES:
         return False
-    closed = (_LENGTH_WORDS, lx.FORMATS, _AUDIENCES, lx.AUDIENCE_ADJECTIVES, _SIDE_WORDS)
+    closed = (_LENGTH_WORDS, FORMATS, _AUDIENCES, AUDIENCE_ADJECTIVES, _SIDE_WORDS)
     if any(w in vocab for w in words for vocab in closed):
         return False
     if any(w in ("side", "sides", "both", "angle", "view", "views", "perspective") for w in words):
@@ -1166,15 +1168,8 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
 
     for m in _KEYWORD_WORD.finditer(q):
         add("keyword", m.group("k").strip("'\"‘’“”"), m.start(), m.end(), negated(m.start()))
-    for m in _AGED.finditer(q):
-        n = _NUMBER_WORDS.get(m.group("n").lower()) or int(m.group("n"))
-        add(
-            "audience",
-            "child" if n < 13 else "teen" if n < 20 else "general",
-            m.start(),
-            m.end(),
-            False,
-        )
+    for audience, start, end in ages(q):
+        add("audience", audience, start, end, False)
     for m in _NAMED_SOURCE.finditer(q):
         g = "n" if m.group("n") else "n2"
         if _named_source(m.group(g)):
@@ -1190,7 +1185,7 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
     for m in _AUDIENCE_WORDS.finditer(q):  # "in plain language", "technical ones"
         after = _words(q[m.end() :])[:1]
         if not after or after[0] in _VALUE_NEXT:
-            add("audience", lx.AUDIENCE_ADJECTIVES[m.group("a").lower()], m.start(), m.end(), False)
+            add("audience", AUDIENCE_ADJECTIVES[m.group("a").lower()], m.start(), m.end(), False)
     for phrase, value in _LENGTH_PHRASES.items():
         for m in re.finditer(r"\b" + phrase + r"\b", q, re.I):
             add("length", value, m.start(), m.end(), False)
@@ -1227,14 +1222,14 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
             value = " ".join(words[:-1])  # "news sites" -> "news", as the parser reads it
         elif len(words) == 1 and np.lower() in lx.SOURCE_NOUNS:
             value = np[:-1] if np.endswith("s") else np  # "forums" -> "forum"
-        value = lx.SOURCE_ADJECTIVES.get(value.lower(), value)
+        value = SOURCE_ADJECTIVES.get(value.lower(), value)
         add("source", value.lower(), s0, m.end(), neg)
     for m in re.finditer(
-        r"\b(?P<a>" + "|".join(map(re.escape, lx.SOURCE_ADJECTIVES)) + r")\b", q, re.I
+        r"\b(?P<a>" + "|".join(map(re.escape, SOURCE_ADJECTIVES)) + r")\b", q, re.I
     ):
         neg = negated(m.start())
         if neg or _POSITIVE_SOURCE.search(q[: m.start()]):
-            add("source", lx.SOURCE_ADJECTIVES[m.group("a").lower()], m.start(), m.end(), neg)
+            add("source", SOURCE_ADJECTIVES[m.group("a").lower()], m.start(), m.end(), neg)
     for i, (w, s, e) in enumerate(toks):
         if not free(s, e) or not standing(i):
             continue
@@ -1244,8 +1239,8 @@ def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list
             not negated(s) or i + 1 == len(toks) or toks[i + 1][0] in _VALUE_NEXT
         ):
             add("length", _LENGTH_WORDS[w], s, e, negated(s))  # "nothing long"
-        elif w in lx.FORMATS or (w.endswith("s") and w[:-1] in lx.FORMATS):
-            add("format", lx.FORMATS.get(w) or lx.FORMATS[w[:-1]], s, e, negated(s))
+        elif w in FORMATS or (w.endswith("s") and w[:-1] in FORMATS):
+            add("format", FORMATS.get(w) or FORMATS[w[:-1]], s, e, negated(s))
         elif w in lx.SOURCE_SITES and (
             negated(s) or _POSITIVE.search(q) or re.search(r"\b(?:from|on|off)\s+$", q[:s], re.I)
         ):
@@ -1275,8 +1270,8 @@ def _normalised(q: str, c: Constraint, span: Span) -> Constraint:
             low = after[-1] if after and after[-1] not in _ARTICLES else low
         if low.endswith("ies") and low[:-3] + "y" in _DOC_SINGULAR:
             low = low[:-3] + "y"  # "only studies" -> study
-        if low in lx.FORMATS:
-            c = dataclasses.replace(c, dimension="format", value=lx.FORMATS[low], hard=False)
+        if low in FORMATS:
+            c = dataclasses.replace(c, dimension="format", value=FORMATS[low], hard=False)
         else:
             if low in lx.SOURCE_NOUNS and low.endswith("s") and low[:-1] in lx.SOURCE_NOUNS:
                 low = low[:-1]  # a kind, as the parser writes it
@@ -1370,7 +1365,7 @@ def _spelled(q: str) -> str:
     return re.sub(r"\bexceeds?(?=\s+\d)", "over", q, flags=re.I)
 
 
-_FORMAT_NAMES = frozenset(lx.FORMATS)
+_FORMAT_NAMES = frozenset(FORMATS)
 
 
 def _same(c: Constraint) -> tuple[str, str, bool]:
@@ -2512,7 +2507,7 @@ def _dimension_value(dimension: str, q: str, span: str | None) -> tuple[str, str
                     return code, w
         return None
     if dimension in ("audience", "format"):
-        table = _AUDIENCES if dimension == "audience" else lx.FORMATS
+        table = _AUDIENCES if dimension == "audience" else FORMATS
         best: tuple[int, str, str] | None = None
         for key, value in table.items():
             for form in {key, _PLURAL_S.sub("", key)}:
@@ -2520,18 +2515,11 @@ def _dimension_value(dimension: str, q: str, span: str | None) -> tuple[str, str
                 if m and (best is None or len(form) > len(best[2])):
                     best = (m.start(), value, form)
         if best is None and dimension == "audience":
-            aged = _AGED.search(q) or re.search(
-                r"\b(?P<n>\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")[- ]?(?:year|yr)s?[- ]?olds?\b",
-                q,
-                re.I,
-            )
+            aged = ages(q)
             if aged:
-                n = aged.group("n").lower()
-                age = int(n) if n.isdigit() else _NUMBER_WORDS.get(n, 0)
-                return ("child" if age < 13 else "teen"), aged.group(0)
-            school = re.search(r"\b(?:year|grade|yr)\s*(?P<n>\d{1,2})\b", q, re.I)
-            if school and 1 <= int(school.group("n")) <= 13:
-                return ("child" if int(school.group("n")) <= 6 else "teen"), school.group(0)
+                audience, start, end = aged[0]
+                return audience, q[start:end]
+            return school_year(q)
         return (best[1], best[2]) if best else None
     if dimension == "length":
         cons, spans = find_constraints(_spelled(q), wh_factual=False)

@@ -13,6 +13,7 @@ from assistant.understand.claims import make_claims
 from assistant.understand.intent import decide_intent
 from assistant.understand.perspectives import _CON, _PRO, classify_perspective
 from assistant.understand.rules import _root_text
+from assistant.understand.values import AUDIENCES, FORMATS
 
 UseLLM = Literal["auto", "always", "never"] | bool
 
@@ -188,8 +189,7 @@ def llm_plan(question: str, backend: Any) -> QueryPlan:
 def _valid_constraint(q: str, c: Constraint) -> bool:
     """The rules' check of a constraint the model proposed: a value of the dimension's
     kind, and for sources and keywords, words that are in the question."""
-    from assistant import lexicon as lx
-    from assistant.understand.constraints import language_code
+    from assistant.understand.values import language_code
 
     v = c.value.strip().lower()
     if c.dimension == "language":
@@ -197,9 +197,9 @@ def _valid_constraint(q: str, c: Constraint) -> bool:
     if c.dimension == "length":
         return bool(re.fullmatch(r"short|long|[<>]\s*\d+", v))
     if c.dimension == "format":
-        return v in set(lx.FORMATS.values())
+        return v in set(FORMATS.values())
     if c.dimension == "audience":
-        return v in set(lx.AUDIENCES.values())
+        return v in set(AUDIENCES.values())
     return bool(v) and all(w in q.lower() for w in re.findall(r"\w+", v))
 
 

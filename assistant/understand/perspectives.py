@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from assistant import lexicon as lx
 from assistant.models import QueryPerspective, Side
 from assistant.understand.text import _alt, _span_text, _trim, _words
+from assistant.understand.values import AUDIENCES
 from assistant.understand.vocab import VOCAB
 
 _PRO = re.compile(
@@ -197,7 +198,7 @@ def _find_request(q: str) -> _Found | None:
     return None
 
 
-_AUDIENCE_AFTER = re.compile(r"\s+(?:the\s+|a\s+)?" + _alt(lx.AUDIENCES) + r"\b", re.I)
+_AUDIENCE_AFTER = re.compile(r"\s+(?:the\s+|a\s+)?" + _alt(AUDIENCES) + r"\b", re.I)
 
 
 def _skip_det(q: str, pos: int) -> int:

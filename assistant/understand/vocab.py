@@ -173,14 +173,27 @@ class Sides(_File):
     good: Words
 
 
+def _bands(bands: tuple[tuple[int, int, str], ...]) -> tuple[tuple[int, int, str], ...]:
+    last = -1
+    for low, high, value in bands:
+        if not last < low <= high:
+            raise ValueError(f"the band {low}-{high} must start after {last} and not end before it")
+        if value != value.lower():
+            raise ValueError(f"{value!r} must be lower case")
+        last = high
+    return bands
+
+
+#: (from, to, value) bands of whole numbers, in increasing order, not overlapping
+Bands = Annotated[tuple[tuple[int, int, str], ...], AfterValidator(_bands)]
+
+
 class Values(_File):
     formats: Table
     audiences: Table
     audience_adjectives: Table
-    audiences_more: Table
-    audiences_followup: Table
-    short_words: Words
-    long_words: Words
+    age_bands: Bands
+    school_year_bands: Bands
     length_words: Groups
     length_phrases: Table
     at_most: Words
