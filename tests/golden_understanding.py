@@ -54,7 +54,7 @@ def followup_rows() -> Iterator[str]:
     from assistant.errors import InputError
     from assistant.eval.conversation import load_dialogues
     from assistant.understand import parse_rules
-    from assistant.understand.followup import FollowUp, asked_about, resolve
+    from assistant.understand.followup import FollowUp, Rule, asked_about, resolve
 
     for path in dialogue_sets():
         for d in load_dialogues(path):
@@ -64,7 +64,7 @@ def followup_rows() -> Iterator[str]:
                 try:
                     got = resolve(t["text"], plan, None, asked)
                 except InputError:
-                    got = FollowUp(False, "new_topic", rule="bad input")
+                    got = FollowUp(False, "new_topic", by=Rule.BAD_INPUT)
                 asked = asked_about(got)
                 yield _line(
                     {

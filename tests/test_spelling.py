@@ -3,7 +3,7 @@
 import pytest
 
 from assistant.understand import spelling
-from assistant.understand.followup import _repair
+from assistant.understand.followup.normalise import _repair
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,8 @@ import pytest
 
 from assistant.understand import parse_rules, turn_kind
 from assistant.understand.facet_judge import shared_judge
-from assistant.understand.followup import EDITS, FollowUp, _learned_kind, resolve
+from assistant.understand.followup import EDITS, FollowUp, resolve
+from assistant.understand.followup.learned import _learned_kind
 
 DATA = Path(__file__).parent / "data"
 

@@ -205,8 +205,7 @@ def _continue_session(
     from assistant.thread import base_turn, describe_follow, next_step, reply_turn
     from assistant.understand.facet_judge import shared_judge
 
-    shared_judge().stance_choice = settings.stance.model  # a side named by its claim
-    shared_judge().reader_choice = settings.followup.reader
+    shared_judge().configure(settings)
     with SessionStore(settings.session_db) as store:
         turns = [t for t in store.turns(session_id) if t.status == "done"]
         base = base_turn(turns)

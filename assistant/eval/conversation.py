@@ -25,7 +25,8 @@ import click
 from assistant.errors import DataError, InputError
 from assistant.eval.understand import iou, value_match
 from assistant.understand.facet_judge import FacetJudge
-from assistant.understand.followup import EDITS, FollowUp, asked_about
+from assistant.understand.followup import EDITS, FollowUp, Rule, asked_about
+from assistant.understand.followup.settings import DEFAULTS
 
 IOU = 0.5
 
@@ -105,7 +106,7 @@ def _score(
             try:
                 got = resolve(t["text"], plan, judge, asked)
             except InputError:
-                got = FollowUp(False, "new_topic", rule="bad input")
+                got = FollowUp(False, "new_topic", by=Rule.BAD_INPUT)
             asked = asked_about(got)
             ok = score_turn(e, got)
             turns += 1
@@ -146,43 +147,6 @@ def _score(
 
 
 PERTURBATIONS = ("typo", "nopunct")
-
-
-def _apply_uses(uses: tuple[str, ...]) -> None:
-    """``--use NAME=VALUE``: set a field of :data:`assistant.understand.followup.READER`, a
-    threshold of the module (``SECOND_OPINION_P=0.9``) or one of ``LENIENT_P``
-    (``LENIENT_P.add_aspect=0.7``), for this run only (experiments and the record of how
-    the shipped settings were chosen)."""
-    import dataclasses
-
-    from assistant.understand import followup
-
-    fields = {f.name: f for f in dataclasses.fields(followup.READER)}
-    numbers = {"SECOND_OPINION_P", "CLAIMED_SIDE_P", "MIN_P"} & set(vars(followup))
-    for use in uses:
-        name, _, value = use.partition("=")
-        name = name.strip()
-        f = fields.get(name)
-        known = f is not None or name in numbers or name.split(".", 1)[-1] in followup.LENIENT_P
-        if not known or not value.strip() or (name.startswith("LENIENT_P") and "." not in name):
-            raise InputError(
-                f"--use {use!r}: expected NAME=VALUE, NAME one of {sorted(fields)}, "
-                f"{sorted(numbers)} or LENIENT_P.<{'|'.join(followup.LENIENT_P)}>"
-            )
-        try:
-            v: Any = (
-                value.strip().lower() in ("1", "true", "yes", "on")
-                if f is not None and f.type in (bool, "bool")
-                else float(value)
-            )
-        except ValueError:
-            raise InputError(f"--use {use!r}: {value!r} is not a number") from None
-        if f is not None:
-            setattr(followup.READER, f.name, v)
-        elif name.startswith("LENIENT_P."):
-            followup.LENIENT_P[name.split(".", 1)[1]] = v
-        else:
-            setattr(followup, name, v)
 
 
 def _typo(text: str, expect: dict[str, Any], rng: random.Random) -> str:
@@ -331,8 +295,9 @@ def run_conversation(
     "uses",
     multiple=True,
     metavar="NAME=VALUE",
-    help="a setting of how the resolver uses the reader (assistant.understand.followup."
-    "ReaderUse: weight, span_first, span_p, side_p, override_p), for experiments",
+    help="a setting of the follow-up resolver (assistant.understand.followup.settings."
+    "ResolverSettings: min_p, second_opinion_p, lenient_add_aspect, weight, span_first, "
+    "side_p, override_p …), for this run only: a changed copy of the settings",
 )
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def conversation_command(
@@ -349,18 +314,26 @@ def conversation_command(
 
     With one --data the report is that set's; with several, one report per set
     (JSON: {"benchmark": "conversation", "sets": [...]})."""
-    _apply_uses(uses)
+    # --use builds a changed copy of the resolver's settings for this run's judges
+    settings = DEFAULTS.with_uses(uses) if uses else None
     judges: list[FacetJudge | None] = [None] * len(data)
     if reader_folds:
         judges = [fold_judge(d, reader_folds) for d in data]
-    elif reader:
+    elif reader or settings is not None:
         from assistant.embed import LazyEmbedder
 
         judge = FacetJudge(LazyEmbedder())
-        judge.reader_choice = reader
-        if reader.strip().lower() not in ("off", "bundled") and not Path(reader).is_file():
+        judge.reader_choice = reader or "bundled"
+        if (
+            reader
+            and reader.strip().lower() not in ("off", "bundled")
+            and not Path(reader).is_file()
+        ):
             raise InputError(f"--reader: no turn reader at {reader}")
         judges = [judge] * len(data)
+    for j in judges:
+        if j is not None and settings is not None:
+            j.settings = settings
     reports = [
         run_conversation(d, limit=limit, perturbation=perturbation, judge=j)
         for d, j in zip(data, judges, strict=True)

@@ -141,38 +141,8 @@ def lookup_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int
         lw = w.lower()
         if lw in _COMMON_ADJ or (_ADJ_LIKE.search(lw) and i < len(head) - 2) or "-" in lw:
             spans.append((s, e))
-    bounds = [m.start() for m in markers] + [end]
-    segments: list[tuple[int, int]] = []
-    for i, _m in enumerate(markers):
-        s, e = _trim(q, bounds[i], bounds[i + 1])
-        # a property cut short at a function word ("ready in | under 30 minutes", "with a
-        # range of | at least 60 km") or a bare relative verb ("that take | less than an
-        # hour") runs on into the next marker's words
-        prev = q[segments[-1][0] : segments[-1][1]] if segments else ""
-        dangling = bool(
-            re.search(r"\b(?:of|in|to|with|a|an|the|than|by)$", prev, re.I)
-            or re.fullmatch(r"(?:that|which|who)\s+\w+", prev, re.I)
-        )
-        if segments and dangling and segments[-1][1] >= s - 1:
-            segments[-1] = (segments[-1][0], e)
-        else:
-            segments.append((s, e))
-    for s, e in segments:
-        text = q[s:e]
-        if _LOCATION.match(text) or e <= s:
-            continue
-        rel = re.match(r"(?:that|which|who)(?:'s|\s+(?:is|are))?\s+", text, re.I)
-        if rel:
-            s += rel.end()
-        facet = _FACET_VERBS.match(q, s)
-        if facet:
-            spans.extend(_split_list(q, facet.end(), e))
-            continue
-        parts = _split_list(q, s, e)
-        if len(parts) > 1 and all(len(_words(q[a:b])) <= 4 for a, b in parts):
-            spans.extend(parts)
-        else:
-            spans.append((s, e))
+    for s, e in _property_segments(q, markers, end):
+        spans.extend(_property_spans(q, s, e))
     out = []
     for s, e in spans:
         s, e = _trim(q, s, e)
@@ -185,6 +155,44 @@ def lookup_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int
             continue
         out.append(Aspect(text=q[s:e], span=(s, e)))
     return sorted(out, key=lambda a: a.span[0] if a.span else 0)
+
+
+def _property_segments(q: str, markers: list[re.Match[str]], end: int) -> list[tuple[int, int]]:
+    """The spans from each property marker to the next; a property cut short at a
+    function word ("ready in | under 30 minutes", "with a range of | at least 60 km") or
+    a bare relative verb ("that take | less than an hour") runs on into the next one."""
+    bounds = [m.start() for m in markers] + [end]
+    segments: list[tuple[int, int]] = []
+    for i in range(len(markers)):
+        s, e = _trim(q, bounds[i], bounds[i + 1])
+        prev = q[segments[-1][0] : segments[-1][1]] if segments else ""
+        dangling = bool(
+            re.search(r"\b(?:of|in|to|with|a|an|the|than|by)$", prev, re.I)
+            or re.fullmatch(r"(?:that|which|who)\s+\w+", prev, re.I)
+        )
+        if segments and dangling and segments[-1][1] >= s - 1:
+            segments[-1] = (segments[-1][0], e)
+        else:
+            segments.append((s, e))
+    return segments
+
+
+def _property_spans(q: str, s: int, e: int) -> list[tuple[int, int]]:
+    """The aspects of one property: none for a place, the objects of a facet verb
+    ("focusing on A and B"), the items of a short list, else the property whole."""
+    text = q[s:e]
+    if _LOCATION.match(text) or e <= s:
+        return []
+    rel = re.match(r"(?:that|which|who)(?:'s|\s+(?:is|are))?\s+", text, re.I)
+    if rel:
+        s += rel.end()
+    facet = _FACET_VERBS.match(q, s)
+    if facet:
+        return _split_list(q, facet.end(), e)
+    parts = _split_list(q, s, e)
+    if len(parts) > 1 and all(len(_words(q[a:b])) <= 4 for a, b in parts):
+        return parts
+    return [(s, e)]
 
 
 def facet_aspects(q: str, region: tuple[int, int]) -> list[Aspect]:

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from assistant.understand import followup_words as fw
+from assistant.understand.followup.settings import DEFAULTS, ResolverSettings
 from assistant.understand.vocab import VOCAB
 
 FACET_MARGIN = 0.18
@@ -61,8 +62,18 @@ class FacetJudge:
         self.reader: Any = None
         #: the turn-kind model to use instead of the shipped one (cross-validation)
         self.turn_kind: Any = None
+        #: how the follow-up resolver uses these readers (config.yaml ``followup.tuning``,
+        #: ``sphere eval conversation --use``: a changed copy, never the defaults changed)
+        self.settings: ResolverSettings = DEFAULTS
         self._lexicon: np.ndarray | None = None
         self._lock = threading.Lock()
+
+    def configure(self, settings: Any) -> None:
+        """Take the user's choices from the app's settings (:class:`assistant.config.Settings`):
+        the stance model, the turn reader and the resolver's tuning."""
+        self.stance_choice = settings.stance.model  # a side named by its claim
+        self.reader_choice = settings.followup.reader
+        self.settings = DEFAULTS.replaced(settings.followup.tuning)
 
     def _encode(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self.embedder.encode(list(texts)), dtype=np.float32)

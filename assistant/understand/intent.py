@@ -205,99 +205,117 @@ def _side_of(word: str, pro: str) -> Side:
 
 def find_side_cues(q: str) -> list[SideCue]:
     """Every stance cue of the question, with the side it asks for and its scope."""
-    out: list[SideCue] = []
-    yes_no = bool(_AUX_START.match(q))
+    out = [*_facet_cues(q), *_persuasion_cues(q), *_view_cues(q)]
+    if not _AUX_START.match(q):  # not in a yes/no question
+        out += [*_verb_cues(q), *_evaluative_cues(q), *_copula_cues(q)]
+    return out + _agent_cues(q)
+
+
+def _facet_cues(q: str) -> list[SideCue]:
+    out = []
     for side, pat in _FACET.items():
         for m in pat.finditer(q):
             if m.group("f").lower() == "cons" and re.search(r"\bpros\b", q, re.I):
                 continue
             out.append(SideCue(side, (m.start(), m.end()), _topic(q, m.end()), "facet"))
+    return out
+
+
+def _persuasion_cues(q: str) -> list[SideCue]:
+    out = []
     for p_side, p_pat in _PERSUADE.items():
         for m in p_pat.finditer(q):
             out.append(SideCue(p_side, (m.start(), m.end()), _topic(q, m.end()), "persuasion"))
     should = _WHY_SHOULD.match(q)
     if should:
-        out.append(
-            SideCue(
-                _flip("pro", should.group("neg")),
-                (should.start(), should.end()),
-                _topic(q, should.end()),
-                "persuasion",
-            )
-        )
+        side = _flip("pro", should.group("neg"))
+        span = (should.start(), should.end())
+        out.append(SideCue(side, span, _topic(q, should.end()), "persuasion"))
+    return out
+
+
+def _view_cues(q: str) -> list[SideCue]:
+    out = []
     for m in _VIEW.finditer(q):
         a = m.group("a").lower()
         view: Side = "pro" if a in cues.PRO_VIEWS or a in cues.PRO_AGENTS else "con"
         out.append(SideCue(view, (m.start(), m.end()), _topic(q, m.end()), "view"))
-    if not yes_no:
-        for m in _SUBJECT_VERB.finditer(q):
-            v = m.group("v").lower()
-            base: Side = (
-                "con"
-                if v == "against"
-                else "pro"
-                if v.startswith("in fav")
-                else _side_of(v, _VERB["pro"])
-            )
-            out.append(
-                SideCue(
-                    _flip(base, m.group("neg")), (m.start(), m.end()), _topic(q, m.end()), "verb"
-                )
-            )
-        for m in _NOUN_VERB.finditer(q):
-            base = _side_of(m.group("v"), _VERB["pro"])
-            out.append(SideCue(base, (m.start("v"), m.end()), _topic(q, m.end()), "verb"))
-        for pat in (_WHY_EVAL, _WHY_COPULA_FIRST, _MAKES_EVAL):
-            for m in pat.finditer(q):
-                base = _side_of(m.group("e"), _EVAL["pro"])
-                x = _topic(q, m.start("x"), m.end("x"))
-                if x[1] > x[0]:
-                    out.append(
-                        SideCue(
-                            _flip(base, m.group("neg") if "neg" in m.groupdict() else None),
-                            (m.start(), m.end()),
-                            x,
-                            "evaluative",
-                        )
-                    )
-        for m in _ABOUT_EVAL.finditer(q):
-            base = "pro" if m.group("e").lower() in ("good", "great", "right") else "con"
-            out.append(SideCue(base, (m.start(), m.end()), _topic(q, m.end()), "evaluative"))
-        for m in _EFFECT.finditer(q):
-            base = _side_of(m.group("v"), _alt(cues.verb_forms(cues.PRO_EFFECT_VERBS)))
+    return out
+
+
+def _verb_cues(q: str) -> list[SideCue]:
+    out = []
+    for m in _SUBJECT_VERB.finditer(q):
+        v = m.group("v").lower()
+        base: Side = (
+            "con"
+            if v == "against"
+            else "pro"
+            if v.startswith("in fav")
+            else _side_of(v, _VERB["pro"])
+        )
+        side = _flip(base, m.group("neg"))
+        out.append(SideCue(side, (m.start(), m.end()), _topic(q, m.end()), "verb"))
+    for m in _NOUN_VERB.finditer(q):
+        base = _side_of(m.group("v"), _VERB["pro"])
+        out.append(SideCue(base, (m.start("v"), m.end()), _topic(q, m.end()), "verb"))
+    return out
+
+
+def _evaluative_cues(q: str) -> list[SideCue]:
+    out = []
+    for pat in (_WHY_EVAL, _WHY_COPULA_FIRST, _MAKES_EVAL):
+        for m in pat.finditer(q):
+            base = _side_of(m.group("e"), _EVAL["pro"])
             x = _topic(q, m.start("x"), m.end("x"))
-            out.append(SideCue(base, (m.start(), m.end()), x, "evaluative"))
-        for m in _COPULA_SIDE.finditer(q):
-            p = m.group("p").lower()
-            before = _words(q[: m.start("p")])
-            if before and before[-1] in _GOOD_BAD:
-                continue  # "ist Homeoffice gut für …": good for, not in favour of
-            base = "pro" if p in _PRO_PREPS else "con"
-            out.append(
-                SideCue(
-                    _flip(base, m.group("neg")), (m.start(), m.end()), _topic(q, m.end()), "copula"
-                )
-            )
+            if x[1] > x[0]:
+                side = _flip(base, m.group("neg") if "neg" in m.groupdict() else None)
+                out.append(SideCue(side, (m.start(), m.end()), x, "evaluative"))
+    for m in _ABOUT_EVAL.finditer(q):
+        base = "pro" if m.group("e").lower() in ("good", "great", "right") else "con"
+        out.append(SideCue(base, (m.start(), m.end()), _topic(q, m.end()), "evaluative"))
+    for m in _EFFECT.finditer(q):
+        base = _side_of(m.group("v"), _alt(cues.verb_forms(cues.PRO_EFFECT_VERBS)))
+        x = _topic(q, m.start("x"), m.end("x"))
+        out.append(SideCue(base, (m.start(), m.end()), x, "evaluative"))
+    return out
+
+
+def _copula_cues(q: str) -> list[SideCue]:
+    out = []
+    for m in _COPULA_SIDE.finditer(q):
+        p = m.group("p").lower()
+        before = _words(q[: m.start("p")])
+        if before and before[-1] in _GOOD_BAD:
+            continue  # "ist Homeoffice gut für …": good for, not in favour of
+        base: Side = "pro" if p in _PRO_PREPS else "con"
+        side = _flip(base, m.group("neg"))
+        out.append(SideCue(side, (m.start(), m.end()), _topic(q, m.end()), "copula"))
+    return out
+
+
+def _agent_cues(q: str) -> list[SideCue]:
+    out = []
     for side, pat in _AGENT.items():
         for m in pat.finditer(q):
-            after = q[m.end() :]
-            of = re.match(r"\s+(?:of|de|des|du|von|van|di|dei|della|do|da)\s+", after)
-            start = m.end() + (of.end() if of else 0)
-            about = re.search(r"\b(?:about|on|regarding|sobre|sur|über|su|over)\s+", q[m.end() :])
-            if not of and about:
-                start = m.end() + about.end()
-            elif not of:
-                # "X's supporters": the topic is before the agent
-                own = re.search(r"([\w\-' ]+?)(?:'s|’s)\s+(?:\w+\s+)?$", q[: m.start()])
-                if own:
-                    out.append(
-                        SideCue(
-                            side, (m.start(), m.end()), _topic(q, own.start(1), own.end(1)), "agent"
-                        )
-                    )
-                    continue
-            out.append(SideCue(side, (m.start(), m.end()), _topic(q, start), "agent"))
+            out.append(SideCue(side, (m.start(), m.end()), _agent_topic(q, m), "agent"))
     return out
+
+
+def _agent_topic(q: str, m: re.Match[str]) -> tuple[int, int]:
+    """The topic of an agent: after "of" ("critics of X") or "about" ("sceptics about X"),
+    or before it ("X's supporters"), else what follows it."""
+    after = q[m.end() :]
+    of = re.match(r"\s+(?:of|de|des|du|von|van|di|dei|della|do|da)\s+", after)
+    start = m.end() + (of.end() if of else 0)
+    about = re.search(r"\b(?:about|on|regarding|sobre|sur|über|su|over)\s+", q[m.end() :])
+    if not of and about:
+        start = m.end() + about.end()
+    elif not of:
+        own = re.search(r"([\w\-' ]+?)(?:'s|’s)\s+(?:\w+\s+)?$", q[: m.start()])
+        if own:
+            return _topic(q, own.start(1), own.end(1))
+    return _topic(q, start)
 
 
 _KIND_RANK = {

@@ -24,7 +24,7 @@ turn (:func:`assistant.understand.followup._learned_kind`).
 
 Chosen on the development sets only, each held out in turn and predicted by a
 model trained on the others (``sphere train turn-kind --cross-check``). With the
-turn's vector alone: four sets, C = 16 and ``MIN_P`` = 0.5 gave precision 0.98
+turn's vector alone: four sets, C = 16 and ``min_p`` = 0.5 gave precision 0.98
 (``more``) and 0.96 (``one_side``) at recall 0.81 / 0.82; six sets (1,293 turns),
 accuracy 88.0 % over the ten kinds; nine (1,846 turns), accuracy 89.8 %. On the
 same nine sets the topic pair and the hashed n-grams raise it to 92.5 % (C = 8,
@@ -43,10 +43,10 @@ three classes, pro / con / both, trained on the requests for one side or for mor
 whose side the turn itself decides (not "the other side", and not a turn after a
 one-sided one, where "more" pages the side in force: :func:`_side_examples`). The
 resolver asks it only when the rules name no side ("only the ban camp", "more from
-the save-the-zoos lot") and takes pro or con at P >= ``SIDE_P``. Held out set by set
+the save-the-zoos lot") and takes pro or con at P >= ``side_reader_p``. Held out set by set
 over dev1-18 (471 turns) it reads 87.7 % right; a pro or con reading at P >= 0.5 is
 right 87.2 % of the time and covers 77.7 % of the turns, at 0.8 96.4 % and 53.1 %,
-at 0.9 99.0 % and 41.0 % (``cross_check(...)["side"]``). ``SIDE_P`` = 0.5 was chosen
+at 0.9 99.0 % and 41.0 % (``cross_check(...)["side"]``). ``side_reader_p`` = 0.5 was chosen
 by the whole resolver, each development set held out in turn, because the reader
 only speaks where the rules are silent.
 
@@ -68,13 +68,13 @@ from typing import Any
 
 import numpy as np
 
+from assistant.understand.followup.settings import DEFAULTS
+
 WEIGHTS = Path(__file__).with_name("weights") / "turn_kind.npz"
-MIN_P = 0.5
 C = 8.0
-# the side reader: its C, and how sure it must be of pro or con (chosen on the
-# development sets, each held out in turn)
+# the side reader's C (how sure it must be of pro or con is the resolver's
+# ``side_reader_p``, assistant.understand.followup.settings)
 SIDE_C = 4.0
-SIDE_P = 0.5
 BITS = 12
 DIM = 384
 RESCUED = ("more", "one_side")
@@ -82,7 +82,7 @@ RESCUED = ("more", "one_side")
 
 def turn_text(text: str) -> str:
     """The text the model reads: the turn without its wrapper, cue-word typos repaired."""
-    from assistant.understand.followup import _repair, unwrap
+    from assistant.understand.followup.normalise import _repair, unwrap
 
     return unwrap(_repair(text).replace("¿", "").replace("¡", ""))
 
@@ -213,7 +213,7 @@ def _side_examples(files: Sequence[Path]) -> list[tuple[str, str, str, str]]:
     (relative to the previous turn, which the rules read) and not a turn after a
     one-sided one (where "more" with no side named pages the side in force)."""
     from assistant.eval.conversation import load_dialogues
-    from assistant.understand.followup import _OTHER_SIDE
+    from assistant.understand.followup.sides import _OTHER_SIDE
 
     out = []
     for f in files:
@@ -271,7 +271,7 @@ def train(files: Sequence[Path], embedder: Any) -> TurnKind:
 
 def cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
     """Each file held out in turn, predicted by a model trained on the others: accuracy,
-    and for the rescued kinds the precision and recall at ``MIN_P`` and the gold new
+    and for the rescued kinds the precision and recall at ``min_p`` and the gold new
     topics that would be read as one of them."""
     rows = _examples(files)
     vecs = _matrix(rows, embedder)
@@ -292,7 +292,7 @@ def cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
     g, pr, cf = np.array(gold), np.array(pred), np.array(conf)
     out: dict[str, Any] = {"turns": len(g), "accuracy": round(100 * float((g == pr).mean()), 2)}
     for kind in RESCUED:
-        sel = (pr == kind) & (cf >= MIN_P)
+        sel = (pr == kind) & (cf >= DEFAULTS.min_p)
         out[kind] = {
             "predicted": int(sel.sum()),
             "precision": round(100 * float((g[sel] == kind).mean()), 2) if sel.any() else None,
@@ -305,7 +305,7 @@ def cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
 
 def _side_cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
     """The side reader, each set held out in turn: accuracy, and the precision and
-    coverage of a pro or con reading at ``SIDE_P`` (what the resolver uses)."""
+    coverage of a pro or con reading at ``side_reader_p`` (what the resolver uses)."""
     rows = _side_examples(files)
     vecs = _matrix(rows, embedder)
     gold: list[str] = []
@@ -333,6 +333,6 @@ def _side_cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
     return {
         "turns": len(g),
         "accuracy": round(100 * float((g == pr).mean()), 2) if len(g) else None,
-        "pro_or_con_at_side_p": at(SIDE_P),
+        "pro_or_con_at_side_p": at(DEFAULTS.side_reader_p),
         "precision_against_coverage": {f"{p:.1f}": at(p) for p in (0.5, 0.6, 0.7, 0.8, 0.9)},
     }
