@@ -153,7 +153,7 @@ _EXCLUDE = re.compile(
 
 
 _POSITIVE = re.compile(
-    r"\b(?:only|just|jsut|solely|exclusively|solo|solamente|sólo|nur|seulement|uniquement|"
+    r"\b(?:only|just|solely|exclusively|solo|solamente|sólo|nur|seulement|uniquement|"
     r"soltanto|apenas|somente|alleen|enkel)\b",
     re.I,
 )

@@ -20,7 +20,7 @@ from assistant.understand.followup.words import (
 
 _DROP_VERB = re.compile(
     r"\b(?P<v>forget(?: about)?|drop|ignore|skip|leave out|leave aside|set aside|"
-    r"lose|scrap|bin|scratch|ditch|nix|toss|get rid of|spike|kill|"
+    r"lose|scrap|bin|scratch|ditch|nix|toss|get rid of|kill|"
     r"take(?= (?:the |that |this )?[\w\- ]{1,40}? (?:back )?out\b)|"
     r"leave(?= (?:the |that |this )?[\w\- ]{1,40}? out of (?:it|this|that|the \w+)\b)|"
     r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|"

@@ -21,7 +21,7 @@ _VIEW_NOUN = (
 
 
 _VIEW_VERB = (
-    r"(?:think|thinks|thnik|say|says|said|believe|believes|feel|feels|argue|argues|reckon|"
+    r"(?:think|thinks|say|says|said|believe|believes|feel|feels|argue|argues|reckon|"
     r"make of (?:all\s+)?(?:it|this|that)|have to say|has to say|think of (?:it|this|that)|"
     r"recommend|recommends|suggest|advise|propose|agree|disagree|approve)"
 )

@@ -304,7 +304,7 @@ _FACET_END = re.compile(
     r"\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]\s|"
     r"\s(?:would|might|could|may)\s+be\s+(?:worth|good|useful|nice|interesting|helpful)|"
     r"\s(?:since|because|as\s+(?:that|this|it|i|we)|so|if|"
-    r"do\s+you\s+(?:reckon|think)|tho|though|in\s+particular|specifically|specificaly|"
+    r"do\s+you\s+(?:reckon|think)|tho|though|in\s+particular|specifically|"
     r"especially|please|pls)\b)",
     re.I,
 )
