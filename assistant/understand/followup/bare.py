@@ -1,4 +1,7 @@
-"""TODO"""
+"""Rule 4's reader of a constraint's value said alone with its scope word ("spanish
+only", "shorter ones", "no opinion pieces"); the question parser's own phrases are read
+first (:func:`assistant.understand.constraints.find_constraints`).
+"""
 
 from __future__ import annotations
 

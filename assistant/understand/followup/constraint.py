@@ -1,4 +1,8 @@
-"""TODO"""
+"""Rule 4: a turn made of constraint phrases only. The constraints of a turn are read
+by :func:`read_turn_constraints` (the question parser's reader, then values said
+alone), made what the turn means (:func:`_normalised`: an operator earlier in the
+clause negates, a file type named as a source is a format) and added to the plan.
+"""
 
 from __future__ import annotations
 

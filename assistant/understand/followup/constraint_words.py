@@ -1,4 +1,7 @@
-"""TODO"""
+"""The words and patterns rule 4 reads constraint values with: exclusion and restriction
+operators and their clause, kinds of document, audiences, keywords said as words,
+sources by name.
+"""
 
 from __future__ import annotations
 

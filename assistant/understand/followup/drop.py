@@ -1,4 +1,6 @@
-"""TODO"""
+"""Rule 5: a facet of the answer dropped ("forget the cost part"; "leave it aside" about a
+facet the turn names).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""TODO"""
+"""Rule 7: a facet of the previous topic (after a frame that narrows, "focus on …", any
+short phrase; after "what about" or alone, a phrase whose head is a facet or names
+people, all of whose words are the topic's, or that points back), unless it puts a
+sibling in the place of part of the topic; and the previous question restated with
+a few words of its own.
+"""
 
 from __future__ import annotations
 

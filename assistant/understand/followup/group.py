@@ -1,4 +1,6 @@
-"""TODO"""
+"""Rule 6: a group's view of the same topic ("what do teachers say?", "qu'en pensent les
+médecins ?"), or a group named alone ("landlords?").
+"""
 
 from __future__ import annotations
 

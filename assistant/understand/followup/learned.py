@@ -1,4 +1,7 @@
-"""TODO"""
+"""Rules 8 and 9 and the second opinion: what the learned readers (:mod:`.readers`) make
+of a turn the rules read as a topic of its own, and when they overrule a reading of
+rules 2-7.
+"""
 
 from __future__ import annotations
 

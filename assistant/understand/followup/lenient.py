@@ -1,4 +1,9 @@
-"""TODO"""
+"""Rule 9's value readers: once the learned readers are sure of a kind the rules could not
+read, the value is taken leniently (the turn reader's span, a facet a frame names
+anywhere in the turn, the group a view frame or a person noun names, the facet a drop
+names, the constraint finders with words of the turn's own allowed, a constraint's
+dimension from the reader and its value from the turn's words).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO"""
+"""Rule 2: a request for more of the same ranking, with the side it names (both sides
+after a two-sided plan, the side in force after a one-sided one).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""TODO"""
+"""A turn made ready for the rules: slang spelled out and typing slips repaired
+(:mod:`assistant.understand.spelling`), a polite or conversational wrapper and reactions
+to the answer taken off, a label ("New question:") read, the turn cut into sentences.
+"""
 
 from __future__ import annotations
 

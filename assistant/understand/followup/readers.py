@@ -1,4 +1,8 @@
-"""TODO"""
+"""The learned readers of one turn: the turn-kind regression
+(:mod:`assistant.understand.turn_kind`) and the fine-tuned turn reader
+(:mod:`assistant.understand.reader`), each computed once, their kind distributions
+mixed by the settings' ``weight``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""TODO"""
+"""Rule 1: a turn that points at the answer by a reference number ("why is [8] under
+Claim B?", "compare [2] and [8]", "drop [5]"), and a turn about the reference the
+question before it asked about ("drop it", "sorry, I meant 7").
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""TODO"""
+"""The order of the rules (docs/ARCHITECTURE.md, "Follow-ups: the rules"): :func:`resolve`."""
 
 from __future__ import annotations
 

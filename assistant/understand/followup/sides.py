@@ -1,4 +1,8 @@
-"""TODO"""
+"""Rule 3: a request for one side of the previous claims (a stance cue of the question
+parser whose scope is the previous topic or a pointer back, a side word, "the other
+side", or a side named by restating or denying the previous claim); and the side a
+request for more names.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO"""
+"""The words of a turn: tokens with their spans, stems, the residue a rule leaves, and the
+lexicons of filler, facets and people as sets (``words/*.yaml``).
+"""
 
 from __future__ import annotations
 
