@@ -497,6 +497,7 @@ class Pipeline:
             ] or self.index.passages_of(d.doc_id)
             d.passages = passages
             d.sentences = split_passages(d.doc_id, passages)
+            d.passage_scores = {pid: float(ph.score) for pid, ph in found.get(d.doc_id, {}).items()}
         return docs
 
     # ------------------------------------------------------------------ lookups

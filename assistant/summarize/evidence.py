@@ -46,6 +46,8 @@ class SourceDoc:
     side_ranks: dict[str, int] = field(default_factory=dict)  # side -> rank there
     passages: list[Passage] = field(default_factory=list)
     sentences: list[Sentence] = field(default_factory=list)
+    # passage id -> its retrieval score, for the passages retrieval found
+    passage_scores: dict[int, float] = field(default_factory=dict)
 
     @property
     def text(self) -> str:

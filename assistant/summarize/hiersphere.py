@@ -98,6 +98,10 @@ class SummaryOptions:
     # a document's evidence sentence for a side: relevance/centrality + this weight ×
     # (cos to that side's claim − cos to the other claim); not tuned
     claim_lean_weight: float = 0.5
+    # passages the stance model reads for one answer: every document's best passage,
+    # then further passages of the best-ranked documents while this many allow (the
+    # cost of an answer follows what was retrieved, not how long the documents are)
+    stance_passages: int = 30
 
 
 @dataclass
@@ -407,16 +411,17 @@ def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: Summary
     if not judged_docs:
         return
     question = plan.claims_question()
-    texts = [[p.text for p in d.passages] for d in judged_docs]
+    read = _passages_to_judge(judged_docs, options.stance_passages)
+    texts = [[p.text for p in ps] for ps in read]
     results = stance.judge_documents(question, prep.claims, texts)
     need = options.stance_min_confidence
-    for d, jd in zip(judged_docs, results, strict=True):
+    for d, ps, jd in zip(judged_docs, read, results, strict=True):
         whole = jd.side
         prep.stance[d.doc_id] = whole.p
         pa, pb = max(whole.p[0], 1e-9), max(whole.p[1], 1e-9)
         prep.side_score[d.doc_id] = float(np.log(pa / pb))
         by_side: dict[int, list[int]] = {0: [], 1: []}
-        for passage, pj in zip(d.passages, jd.passages, strict=True):
+        for passage, pj in zip(ps, jd.passages, strict=True):
             prep.passage_stance[passage.passage_id] = pj.p
             if pj.side != 2 and pj.confidence >= need:
                 by_side[pj.side].append(passage.passage_id)
@@ -438,6 +443,26 @@ def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: Summary
             prep.side_sentences[(d.doc_id, SIDES[k])] = idx
             prep.evidence_at[(d.doc_id, SIDES[k])] = _side_evidence(prep, d, idx, k, options)
         prep.evidence[d.doc_id] = prep.evidence_at[(d.doc_id, sides[0])]
+
+
+def _passages_to_judge(docs: Sequence[SourceDoc], budget: int) -> list[list[Any]]:
+    """Each document's passages the stance model reads, in document order: its best
+    (highest retrieval score) for every document, then its further passages, best
+    first, for the best-ranked documents while ``budget`` passages in all allow."""
+
+    def by_score(d: SourceDoc) -> list[Any]:
+        return sorted(d.passages, key=lambda p: -d.passage_scores.get(p.passage_id, 0.0))
+
+    chosen = [by_score(d)[:1] for d in docs]
+    left = budget - sum(len(c) for c in chosen)
+    for d, c in sorted(zip(docs, chosen, strict=True), key=lambda x: x[0].rank):
+        if left <= 0:
+            break
+        extra = by_score(d)[1 : 1 + left]
+        c.extend(extra)
+        left -= len(extra)
+    order = [{p.passage_id: i for i, p in enumerate(d.passages)} for d in docs]
+    return [sorted(c, key=lambda p: o[p.passage_id]) for c, o in zip(chosen, order, strict=True)]
 
 
 def _side_evidence(
@@ -829,28 +854,37 @@ def place_by_stance(final: list[Candidate], prep: _Prepared, options: SummaryOpt
     """Which claim a model-written perspective goes under, by its documents' stance.
 
     The language model puts each perspective under a claim; the stance model
-    has judged every document it cites. A perspective whose cited documents
-    lean, summed over their log-odds log P(A)/P(B), to the other claim, with
-    a mean probability for that claim of at least ``stance_min_confidence``,
-    is moved there. Documents the stance model placed under neither claim do
-    not vote. In place.
+    has judged every document it cites (and each judged passage). A perspective
+    whose cited documents lean, summed over their log-odds log P(A)/P(B), to the
+    other claim, with a mean probability for that claim of at least
+    ``stance_min_confidence``, is moved there. A document counts by the passage
+    its evidence sentence comes from when that passage was judged (a page that
+    argues both claims leans by the passage quoted), else as a whole. Documents
+    the stance model does not place under a claim do not vote. In place.
     """
     for c in final:
         votes = [
-            d
+            _judged(prep, c, d)
             for d in c.doc_ids
             if d in prep.stance and d not in prep.no_side and d not in prep.unclear
         ]
         if not votes:
             continue
-        lean = sum(prep.side_score[d] for d in votes)
+        lean = sum(float(np.log(max(p[0], 1e-9) / max(p[1], 1e-9))) for p in votes)
         other: Side = "con" if c.side == "pro" else "pro"
         want = 0 if lean > 0 else 1
         if SIDES[want] != other:
             continue
-        conf = float(np.mean([prep.stance[d][want] for d in votes]))
+        conf = float(np.mean([p[want] for p in votes]))
         if conf >= options.stance_min_confidence:
             c.side = other
+
+
+def _judged(prep: _Prepared, c: Candidate, doc_id: str) -> tuple[float, float, float]:
+    ev = c.evidence.get(doc_id)
+    if ev is not None and ev.passage_id in prep.passage_stance:
+        return prep.passage_stance[ev.passage_id]
+    return prep.stance[doc_id]
 
 
 def _reference_stance(

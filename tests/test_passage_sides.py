@@ -1,0 +1,139 @@
+"""Sides passage by passage (issues 33 and 34): a page that argues both claims is cited
+under both, each side quoting its own passages; "takes no side" and "side unclear" are
+kept apart. The stance model here is scripted (the point is the control flow); the
+embedder is the bundled one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from assistant.models import Passage, QueryPlan
+from assistant.stance.model import DocumentJudgement, SideJudgement
+from assistant.summarize.balance import balance_report
+from assistant.summarize.evidence import SourceDoc, split_passages
+from assistant.summarize.hiersphere import SummaryOptions, _passages_to_judge, summarize
+from assistant.summarize.verify import verify_summary
+
+QUESTION = "Should cities ban cars from their centres?"
+CLAIMS = (
+    "Cities should ban cars from their centres.",
+    "Cities should not ban cars from their centres.",
+)
+PRO = "Banning cars from the centre cut air pollution by a third within a year."
+CON = "Banning cars from the centre drove shoppers to out-of-town malls and shops closed."
+BACKGROUND = "The old town centre was laid out in the twelfth century around a market square."
+
+
+class ScriptedStance:
+    """Judges a passage by which scripted sentence it holds; records what it was asked."""
+
+    def __init__(self, table: dict[str, tuple[float, float, float]]) -> None:
+        self.table = table
+        self.asked: list[list[str]] = []
+
+    def judge_documents(
+        self, question: str, claims: tuple[str, str], docs: Sequence[Sequence[str]]
+    ) -> list[DocumentJudgement]:
+        out = []
+        for passages in docs:
+            self.asked.append(list(passages))
+            own = [self._one(t) for t in passages]
+            whole = max(own, key=lambda j: j.confidence) if own else SideJudgement(2, (0, 0, 1))
+            out.append(DocumentJudgement(whole, own))
+        return out
+
+    def _one(self, text: str) -> SideJudgement:
+        for key, p in self.table.items():
+            if key in text:
+                return SideJudgement(max(range(3), key=p.__getitem__), p)
+        return SideJudgement(2, (0.1, 0.1, 0.8))
+
+
+def _doc(doc_id: str, rank: int, texts: list[str], first_pid: int) -> SourceDoc:
+    d = SourceDoc(doc_id, title=doc_id, rank=rank, side_ranks={"pro": rank})
+    d.passages = [
+        Passage(doc_id, i, t, 0, len(t), passage_id=first_pid + i) for i, t in enumerate(texts)
+    ]
+    d.sentences = split_passages(doc_id, d.passages)
+    d.passage_scores = {first_pid + i: 1.0 - 0.1 * i for i in range(len(texts))}
+    return d
+
+
+@pytest.fixture
+def plan() -> QueryPlan:
+    return QueryPlan(question=QUESTION, root_query=QUESTION, claims=CLAIMS)
+
+
+def test_a_page_arguing_both_claims_is_cited_under_both_from_its_own_passages(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    stance = ScriptedStance({PRO: (0.9, 0.05, 0.05), CON: (0.06, 0.9, 0.04)})
+    page = _doc("debate-page", 1, [PRO, BACKGROUND, CON], 10)
+    draft = summarize(plan, [page], embedder, SummaryOptions(groups=1), stance=stance)
+    quotes = {
+        c.side: [r.quote for p in c.perspectives for r in p.references]
+        for c in draft.summary.claims
+    }
+    assert quotes["pro"] == [PRO] and quotes["con"] == [CON]
+    summary, report = verify_summary(
+        draft.summary,
+        [page],
+        embedder,
+        stance=draft.stance,
+        passage_stance=draft.passage_stance,
+    )
+    kept = {
+        c.side: [r.passage_id for p in c.perspectives for r in p.references] for c in summary.claims
+    }
+    assert kept == {"pro": [10], "con": [12]}, report.removed
+    refs = [r for c in summary.claims for p in c.perspectives for r in p.references]
+    assert sorted(r.stance for r in refs) == [0.9, 0.9]  # each its own passage's probability
+
+
+def test_without_passage_judgments_a_document_stays_under_one_claim(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    # the same page, both references quoting passages the model never judged on their own:
+    # the verifier keeps one claim only, as before
+    stance = ScriptedStance({PRO: (0.9, 0.05, 0.05), CON: (0.06, 0.9, 0.04)})
+    page = _doc("debate-page", 1, [PRO, BACKGROUND, CON], 10)
+    draft = summarize(plan, [page], embedder, SummaryOptions(groups=1), stance=stance)
+    summary, report = verify_summary(draft.summary, [page], embedder, stance=None)
+    sides = [c.side for c in summary.claims if c.perspectives]
+    assert len(sides) == 1
+    assert any("opposing claim" in r["reason"] for r in report.removed)
+
+
+def test_no_side_and_side_unclear_are_kept_apart_with_their_probabilities(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    stance = ScriptedStance(
+        {PRO: (0.9, 0.05, 0.05), "twelfth century": (0.1, 0.1, 0.8), "tram": (0.45, 0.3, 0.25)}
+    )
+    docs = [
+        _doc("argues", 1, [PRO], 1),
+        _doc("history", 2, [BACKGROUND], 2),
+        _doc("leaning", 3, ["A tram line through the centre was debated for years."], 3),
+    ]
+    draft = summarize(plan, docs, embedder, SummaryOptions(groups=1), stance=stance)
+    assert draft.no_side == ["history"] and draft.unclear == ["leaning"]
+    report = balance_report(
+        draft.summary, ["argues", "history", "leaning"], draft.no_side, draft.unclear, draft.stance
+    )
+    assert report.no_side_doc_ids == ["history"] and report.unclear_doc_ids == ["leaning"]
+    assert report.stance_p["leaning"] == [0.45, 0.3, 0.25]
+    assert report.unused_doc_ids == []
+
+
+def test_the_stance_budget_reads_every_best_passage_then_the_best_ranked_documents() -> None:
+    docs = [_doc(f"d{i}", i, [f"passage {i}.{j}" for j in range(4)], 10 * i) for i in (1, 2, 3)]
+    read = _passages_to_judge(docs, 6)
+    assert [len(r) for r in read] == [4, 1, 1]  # 3 best passages, then 3 more for d1
+    # in document order, whatever the scores
+    assert [p.passage_id for p in read[0]] == [10, 11, 12, 13]
+    assert [len(r) for r in _passages_to_judge(docs, 2)] == [1, 1, 1]  # never below one each
