@@ -52,8 +52,8 @@ def _line(row: dict[str, Any]) -> str:
 
 def followup_rows() -> Iterator[str]:
     from assistant.errors import InputError
-    from assistant.eval.conversation import load_dialogues
     from assistant.understand import parse_rules
+    from assistant.understand.dialogues import load_dialogues
     from assistant.understand.followup import FollowUp, Rule, asked_about, resolve
 
     for path in dialogue_sets():

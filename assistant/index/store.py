@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from assistant.demo import DEMO_INDEX
 from assistant.errors import IndexCorruptError, IndexMismatchError, IndexNotFoundError, InputError
 from assistant.index.meta import MetaStore
 from assistant.models import Document, Passage
@@ -115,14 +114,13 @@ class Index:
         folder = index_path(index_dir, name)
         if not (folder / "meta.sqlite").exists():
             have = list_indexes(index_dir)
-            if name == DEMO_INDEX:
-                how = "build it from the demo corpus that ships with Sphere: `sphere index demo`"
-            else:
-                how = f"build it with `sphere index build {name} PATH…`"
-                how += "" if have else ", or try the demo index: `sphere index demo`"
+            how = f"build it with `sphere index build {name} PATH…`"
+            how += "" if have else ", or try the demo index: `sphere index demo`"
             raise IndexNotFoundError(
                 f"no index named '{name}' in {index_dir}",
                 hint=(f"available: {', '.join(have)}; " if have else "") + how,
+                index_name=name,
+                available=have,
             )
         meta = MetaStore(folder, readonly=True)
         state = meta.get_info("state")

@@ -91,7 +91,7 @@ def understand(
     if backend is None or mode == "never":
         return plan
     if mode == "auto":
-        from assistant.llm.capable import is_capable
+        from assistant.llm.capable import is_capable  # reads a GGUF header: only with a model
 
         # a capable model (docs/UNDERSTAND.md, README "Which language model"): the model
         # plans, the rules validate; the bundled 135M model is not capable and is unused

@@ -6,6 +6,7 @@ import re
 
 from assistant import lexicon as lx
 from assistant.models import Aspect
+from assistant.understand.cues import LOOKUP_OPENERS
 from assistant.understand.text import _WORD, _trim, _words
 from assistant.understand.vocab import VOCAB
 
@@ -118,8 +119,6 @@ def lookup_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int
     item. A participle such as "focusing on" or "covering" names facets: its
     objects are the aspects.
     """
-    from assistant.understand.cues import LOOKUP_OPENERS
-
     start, end = region
     opener = LOOKUP_OPENERS.match(q, start)
     if opener and opener.end() > start:

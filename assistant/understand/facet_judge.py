@@ -29,12 +29,16 @@ import itertools
 import re
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from assistant.errors import ModelError
 from assistant.understand import followup_words as fw
+from assistant.understand import turn_kind
 from assistant.understand.followup.settings import DEFAULTS, ResolverSettings
+from assistant.understand.reader import shared_reader
 from assistant.understand.vocab import VOCAB
 
 FACET_MARGIN = 0.18
@@ -107,8 +111,6 @@ class FacetJudge:
         """The edit kind the trained turn-kind model reads in ``turn`` beside the topic it
         would edit, and its probability (:mod:`assistant.understand.turn_kind`), or None
         without the model."""
-        from assistant.understand import turn_kind
-
         model = self.turn_kind or turn_kind.shipped()
         if model is None:
             return None
@@ -119,8 +121,6 @@ class FacetJudge:
     def kind_probs(self, turn: str, topic: str) -> dict[str, float] | None:
         """The turn-kind model's whole distribution over the edit kinds, or None without
         the model."""
-        from assistant.understand import turn_kind
-
         model = self.turn_kind or turn_kind.shipped()
         if model is None:
             return None
@@ -143,11 +143,6 @@ class FacetJudge:
     def _turn_reader(self) -> Any:
         if self.reader is not None:
             return self.reader
-        from pathlib import Path
-
-        from assistant.errors import ModelError
-        from assistant.understand.reader import shared_reader
-
         choice = self.reader_choice.strip()
         if choice.lower() == "off":
             return None
@@ -171,8 +166,6 @@ class FacetJudge:
         """The side (pro, con or both) the trained side reader reads in a request for one
         side or for more, beside the topic (:mod:`assistant.understand.turn_kind`), and
         its probability; None without the model."""
-        from assistant.understand import turn_kind
-
         model = self.turn_kind or turn_kind.shipped()
         if model is None or model.side is None:
             return None
@@ -186,10 +179,7 @@ class FacetJudge:
         """P(A), P(B), P(neither) of a statement against the plan's two claims, by the
         configured stance model (:attr:`stance_choice`, :mod:`assistant.stance.model`);
         None when it is off or cannot load (the side is then not read from a claim)."""
-        from pathlib import Path
-
-        from assistant.errors import ModelError
-        from assistant.stance.model import shared_model
+        from assistant.stance.model import shared_model  # loads torch: only when a side is claimed
 
         choice = self.stance_choice.strip()
         if choice.lower() == "off":
@@ -206,6 +196,6 @@ def shared_judge() -> FacetJudge:
     """The judge the app and ``sphere ask --session`` use: on the bundled MiniLM (the model
     the margin was chosen with, whatever embedder the user's index has), loaded the first
     time a follow-up needs it, once per process."""
-    from assistant.embed import LazyEmbedder
+    from assistant.embed import LazyEmbedder  # the embedder module: when a follow-up first asks
 
     return FacetJudge(LazyEmbedder())

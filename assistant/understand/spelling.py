@@ -82,6 +82,7 @@ def dictionary() -> frozenset[str]:
     """Whole words of the bundled embedder's WordPiece vocabulary (empty when the
     package is missing: then nothing is repaired)."""
     try:
+        # the embedder package's folder, read when a word is first checked
         from assistant.embed import bundled_model_path
 
         path = bundled_model_path() / "vocab.txt"

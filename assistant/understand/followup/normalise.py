@@ -5,6 +5,7 @@ to the answer taken off, a label ("New question:") read, the turn cut into sente
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 
@@ -39,8 +40,6 @@ def _near_cue(low: str) -> str | None:
     inflections ("germans" stays)."""
     if len(low) < 7:
         return None
-    import difflib
-
     for c in difflib.get_close_matches(low, sorted(fw.CUE_WORDS), n=1, cutoff=0.88):
         if not (low.startswith(c) or c.startswith(low) or low[:-1] == c[:-1]):
             return c

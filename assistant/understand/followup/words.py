@@ -9,6 +9,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import Stemmer
+
 from assistant.models import QueryPlan
 from assistant.understand import followup_words as fw
 from assistant.understand.vocab import VOCAB
@@ -46,8 +48,6 @@ def _words(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def _stemmer() -> Any:
-    import Stemmer
-
     return Stemmer.Stemmer("english")
 
 

@@ -1,5 +1,7 @@
 """Make per-writer slot files: for each topic, six documents with a shape, side, voice, length, repetition."""
-import json, random, sys
+import json
+import random
+import sys
 from pathlib import Path
 
 SHAPES = ["anecdote_first", "concession_first", "rebuttal", "hedged_report", "op_ed", "neutral_explainer"]

@@ -1,5 +1,7 @@
 """Check a writer's output: python3 validate.py WRITER_FOLDER  (stdlib only)."""
-import json, re, sys
+import json
+import re
+import sys
 from pathlib import Path
 
 d = Path(sys.argv[1])
