@@ -18,8 +18,8 @@ instruction singles out among P, and write three queries:
 :func:`assistant.retrieval.constraints.stem` (case, plurals, possessives). A
 candidate for P_i is a stem that occurs in P_i, in no other positive and not in
 the title, is alphabetic, at least 5 letters long, not a stopword
-(``assistant.lexicon.ASPECT_STOPWORDS``), and occurs in at least 2 documents of
-the corpus (no typos). Its weight is tf(P_i) · ln(N / df), N = corpus size; the
+(the aspect stop words, ``assistant/understand/words/grammar.yaml``), and occurs in at
+least 2 documents of the corpus (no typos). Its weight is tf(P_i) · ln(N / df), N = corpus size; the
 (P_i, stem) pair of highest weight wins (ties: lower document id, then the
 stem), and the keyword is the stem's most frequent surface form in P_i (ties:
 first occurrence). Instructions cycle over three phrasings by query position
@@ -168,7 +168,7 @@ def keyword_item(
     i: int, q: PerSphereQuery, corpus: dict[str, str], df: Counter[str], n_docs: int
 ) -> InstructItem | None:
     """The keyword test query of ``q`` (module docstring), or None."""
-    from assistant.lexicon import ASPECT_STOPWORDS
+    from assistant.understand.vocab import VOCAB
 
     pos = [p for p in _positives(q) if p in corpus]
     if len(pos) < 2:
@@ -184,7 +184,7 @@ def keyword_item(
             if (
                 len(s) < 5
                 or not _ALPHA.match(s)
-                or s in ASPECT_STOPWORDS
+                or s in VOCAB.grammar.aspect_stopwords
                 or s in others
                 or s in title
                 or df[s] < 2

@@ -65,7 +65,7 @@ SHORT_QUANTILE, LONG_QUANTILE = 1 / 3, 2 / 3
 #: stemmed texts of this many documents are kept per index
 TEXT_CACHE = 20_000
 
-# audience values (assistant.lexicon.AUDIENCES) -> document audiences that suit them
+# audience values (assistant.understand.values.AUDIENCES) -> document audiences that suit them
 # (documents get general ≤ grade 9 < informed ≤ 13 < expert, assistant.ingest.attributes)
 AUDIENCE_FIT: dict[str, frozenset[str]] = {
     "child": frozenset({"general"}),
@@ -80,7 +80,7 @@ AUDIENCE_FIT: dict[str, frozenset[str]] = {
     "informed": frozenset({"informed"}),
     "expert": frozenset({"expert"}),
 }
-# format values (assistant.lexicon.FORMATS) -> document structure (attributes.structure)
+# format values (assistant.understand.values.FORMATS) -> document structure (attributes.structure)
 STRUCTURE_OF = {
     "list": "list",
     "table": "table",

@@ -2,7 +2,7 @@
 
 Two paths (DESIGN §5):
 
-* :func:`parse_rules` — deterministic: cue lexicons (:mod:`assistant.lexicon`),
+* :func:`parse_rules` — deterministic: cue lexicons (``assistant/understand/words/``),
   regular patterns and negation scope give a complete plan with no model:
   perspectives with PIR roles (paper 000 §2), aspects as non-overlapping
   sub-spans (paper 003 §3.1), two opposing claims (paper 004; PerSphere's

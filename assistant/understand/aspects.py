@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 
-from assistant import lexicon as lx
 from assistant.models import Aspect
 from assistant.understand.cues import LOOKUP_OPENERS
 from assistant.understand.text import _WORD, _trim, _words
 from assistant.understand.vocab import VOCAB
 
-_VERB_SET = frozenset(lx.COMMON_VERBS)
-_NEG_WORDS = set(w for w in lx.NEGATIONS if " " not in w) | set(VOCAB.grammar.negated_auxiliaries)
+_VERB_SET = frozenset(VOCAB.grammar.common_verbs)
+_NEG_WORDS = set(w for w in VOCAB.grammar.negations if " " not in w) | set(
+    VOCAB.grammar.negated_auxiliaries
+)
 
 
 def find_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int]]) -> list[Aspect]:
@@ -45,7 +46,7 @@ def find_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int]]
                 cur, neg_open = None, False
             else:
                 cur = (cur[0], e)  # type: ignore[index]
-        elif lw in lx.ASPECT_BREAKS or lw in lx.ASPECT_STOPWORDS:
+        elif lw in VOCAB.grammar.aspect_breaks or lw in VOCAB.grammar.aspect_stopwords:
             if cur:
                 out.append(cur)
                 cur = None
@@ -57,7 +58,11 @@ def find_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int]]
     aspects = []
     for s, e in out:
         s, e = _trim(q, s, e)
-        if e > s and _words(q[s:e]) and not all(w in lx.ASPECT_STOPWORDS for w in _words(q[s:e])):
+        if (
+            e > s
+            and _words(q[s:e])
+            and not all(w in VOCAB.grammar.aspect_stopwords for w in _words(q[s:e]))
+        ):
             aspects.append(Aspect(text=q[s:e], span=(s, e)))
     return aspects
 
@@ -91,7 +96,9 @@ _LOCATION = re.compile(r"^(?:in|at|near|around|à|en|in der|im|a|em|no|na|bij)\s
 
 def _content(text: str) -> list[str]:
     return [
-        w for w in _words(text) if w not in lx.ASPECT_STOPWORDS and not _PROPERTY_START.fullmatch(w)
+        w
+        for w in _words(text)
+        if w not in VOCAB.grammar.aspect_stopwords and not _PROPERTY_START.fullmatch(w)
     ]
 
 
@@ -150,7 +157,7 @@ def lookup_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int
             e = s + tail.start()
         if e <= s or any(x[0] <= s < x[1] for x in exclude):
             continue
-        if all(w in lx.ASPECT_STOPWORDS for w in _words(q[s:e])):
+        if all(w in VOCAB.grammar.aspect_stopwords for w in _words(q[s:e])):
             continue
         out.append(Aspect(text=q[s:e], span=(s, e)))
     return sorted(out, key=lambda a: a.span[0] if a.span else 0)

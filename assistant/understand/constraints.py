@@ -6,7 +6,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from assistant import lexicon as lx
 from assistant.models import Constraint
 from assistant.understand.sources import _SOURCE_NOUNS, _more_sources, _named_sources, _sources
 from assistant.understand.text import _alt, _scope, _span_text, _split_values, _trim
@@ -108,7 +107,15 @@ def _lengths(q: str, add: Any) -> None:
         r"\b(?P<neg>not\s+(?:too\s+|very\s+|overly\s+)?)?(?P<w>" + _alt(LENGTH_WORDS) + r")\s+"
         r"(?P<n>"
         + _alt(
-            (*lx.DOC_NOUNS, "reads", "read", "summaries", "overview", "overviews", "explanation")
+            (
+                *VOCAB.requests.doc_nouns,
+                "reads",
+                "read",
+                "summaries",
+                "overview",
+                "overviews",
+                "explanation",
+            )
         )
         + r")\b",
         q,
@@ -170,7 +177,16 @@ def _audiences(q: str, add: Any) -> None:
         r"\b(?P<neg>not\s+(?:too\s+)?)?(?:in\s+)?(?P<a>"
         + _alt(AUDIENCE_ADJECTIVES)
         + r")\b(?=\s+(?:"
-        + _alt((*lx.DOC_NOUNS, "terms", "language", "explanation", "overview", "introduction"))
+        + _alt(
+            (
+                *VOCAB.requests.doc_nouns,
+                "terms",
+                "language",
+                "explanation",
+                "overview",
+                "introduction",
+            )
+        )
         + r")\b)",
         q,
         re.I,

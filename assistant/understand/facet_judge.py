@@ -4,7 +4,7 @@
 "what about tea?" after "Is coffee bad for you?" starts a new thread. The
 follow-up rules (:mod:`assistant.understand.followup`) know a facet when its
 head is in the facet, role or population lexicons of
-:mod:`assistant.understand.followup_words`; every word they do not list used
+:mod:`assistant.understand.followup.words`; every word they do not list used
 to be read as a new topic. This module generalises the lexicons with the
 bundled embedder, as a nearest-neighbour classifier whose labelled examples are
 the lexicons themselves:
@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from assistant.errors import ModelError
-from assistant.understand import followup_words as fw
 from assistant.understand import turn_kind
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.settings import DEFAULTS, ResolverSettings
 from assistant.understand.reader import shared_reader
 from assistant.understand.vocab import VOCAB

@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from assistant import lexicon as lx
 from assistant.models import Intent, QueryPerspective, Side
 from assistant.understand import cues
 from assistant.understand.perspectives import _BOTH_FACETS
@@ -16,12 +15,14 @@ from assistant.understand.vocab import VOCAB
 
 def _is_wh(text: str) -> bool:
     first = _words(text[:40])[:1]
-    return bool(first) and first[0] in lx.WH_WORDS
+    return bool(first) and first[0] in VOCAB.grammar.wh_words
 
 
 def _debatable(text: str) -> bool:
     words = set(_words(text))
-    return bool(words & set(lx.DEBATE_CUES)) or bool(re.search(r"\bvs\.?\b|\bversus\b", text, re.I))
+    return bool(words & set(VOCAB.requests.debate_cues)) or bool(
+        re.search(r"\bvs\.?\b|\bversus\b", text, re.I)
+    )
 
 
 def decide_intent(
@@ -96,7 +97,19 @@ _SUBJECT_VERB = re.compile(
 # "articles praising X", "essays attacking X", "people who oppose X"
 _NOUN_VERB = re.compile(
     r"\b(?P<n>"
-    + _alt((*lx.DOC_NOUNS, "people", "those", "groups", "voices", "anyone", "they", "we", "many"))
+    + _alt(
+        (
+            *VOCAB.requests.doc_nouns,
+            "people",
+            "those",
+            "groups",
+            "voices",
+            "anyone",
+            "they",
+            "we",
+            "many",
+        )
+    )
     + r")"
     r"\s+(?:who\s+|that\s+)?(?P<v>" + _VERB["pro"] + "|" + _VERB["con"] + r")(?:\s+(?:to|of))?\b",
     re.I,
@@ -162,7 +175,7 @@ _COPULA_SIDE = re.compile(
 _PRO_PREPS = tuple(VOCAB.stance.pro_prepositions)
 # evaluative adjectives before "für", "pour", "voor": "gut für" is "good for"
 _GOOD_BAD = frozenset(VOCAB.stance.good_bad)
-_AUX_START = re.compile(r"^\s*(?:" + "|".join(lx.AUXILIARIES) + r")\b", re.I)
+_AUX_START = re.compile(r"^\s*(?:" + "|".join(VOCAB.grammar.auxiliaries) + r")\b", re.I)
 _TOPIC_END = re.compile(
     r"\s*(?:[?!;]|\.(?:\s|$)|,|\s[-–—]\s|\s+(?:say|says|argue|argues|think|thinks|believe|"
     r"claim|claims|write|do|object|suggest|point out|mean)\b\s*[?.!]?\s*$|"
@@ -369,7 +382,7 @@ _STRONG_DEBATE = re.compile(
     r"moet|moeten|zou|zouden)\b",
     re.I,
 )
-_FINITE = frozenset((*lx.AUXILIARIES, *VOCAB.grammar.finite_verbs))
+_FINITE = frozenset((*VOCAB.grammar.auxiliaries, *VOCAB.grammar.finite_verbs))
 _INFO_START = re.compile(
     r"^\s*(?:please\s+)?(?:(?:can|could) you\s+)?(?:explain|describe|summari[sz]e|define|outline|"
     r"(?:a\s+)?list of|list all|explique|expliquez|explícame|explica|erkläre|erklär|spiega|"
@@ -450,7 +463,7 @@ def is_lookup(q: str, n_aspects: int, masked: list[tuple[int, int]] | None = Non
     if not any(w.isalpha() for w in _words(q)):
         return False
     first = first_word(q)
-    if len(first) >= 4 and any(_edit1(first, a) for a in lx.AUXILIARIES if len(a) >= 4):
+    if len(first) >= 4 and any(_edit1(first, a) for a in VOCAB.grammar.auxiliaries if len(a) >= 4):
         return False  # a yes/no question with a typo ("shoud we …")
     opener = cues.LOOKUP_OPENERS.match(q)
     body_start = opener.end() if opener else 0

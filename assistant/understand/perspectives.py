@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant import lexicon as lx
 from assistant.models import QueryPerspective, Side
 from assistant.understand.text import _alt, _span_text, _trim, _words
 from assistant.understand.values import AUDIENCES
@@ -32,10 +31,10 @@ _VERDICT_SUBJECT = re.compile(
     r"paragraph|statement|document|facts?)\b",
     re.I,
 )
-_IDEOLOGY = {k: re.compile(r"\b" + _alt(v) + r"\b", re.I) for k, v in lx.IDEOLOGY.items()}
-_ANALOGY = re.compile(r"\b" + _alt(lx.ANALOGY_CUES) + r"\b", re.I)
-_ENTITY = re.compile(r"\b" + _alt(lx.ENTITY_CUES) + r"\b", re.I)
-_PLACE = _alt(lx.COUNTRIES)
+_IDEOLOGY = {k: re.compile(r"\b" + _alt(v) + r"\b", re.I) for k, v in VOCAB.stance.ideology.items()}
+_ANALOGY = re.compile(r"\b" + _alt(VOCAB.stance.analogy_cues) + r"\b", re.I)
+_ENTITY = re.compile(r"\b" + _alt(VOCAB.stance.entity_cues) + r"\b", re.I)
+_PLACE = _alt(VOCAB.places.places)
 _LOCATION = re.compile(
     r"\b(?:happened|happening|took place|taking place|based|located|set|reported|occurr(?:ed|ing)|"
     r"from|in|about)\s+(?:the\s+)?" + _PLACE + r"\b"
@@ -55,7 +54,7 @@ _REQUEST = re.compile(
     + r"\b\s*",
     re.I,
 )
-_DOC_NOUN = re.compile(r"\b" + _alt(lx.DOC_NOUNS) + r"\b", re.I)
+_DOC_NOUN = re.compile(r"\b" + _alt(VOCAB.requests.doc_nouns) + r"\b", re.I)
 # a pointer from the description to the content that follows ("… similar to the following news")
 _POINTER_TAIL = re.compile(
     r"(?:\s*,)?\s+(?:and\s+)?(?:is\s+|are\s+)?(?:(?:similar|related|relevant|analogous|close)\s+)?"
@@ -87,10 +86,12 @@ _VIEWPOINT = re.compile(
     re.I,
 )
 _FACET_PRO = re.compile(
-    r"\b(?:what are\s+)?(?:the\s+)?" + _alt(lx.PRO_FACETS) + r"\s+(?:of|to)\b", re.I
+    r"\b(?:what are\s+)?(?:the\s+)?" + _alt(VOCAB.stance.pro_facet_phrases) + r"\s+(?:of|to)\b",
+    re.I,
 )
 _FACET_CON = re.compile(
-    r"\b(?:what are\s+)?(?:the\s+)?" + _alt(lx.CON_FACETS) + r"\s+(?:of|to)?\b", re.I
+    r"\b(?:what are\s+)?(?:the\s+)?" + _alt(VOCAB.stance.con_facet_phrases) + r"\s+(?:of|to)?\b",
+    re.I,
 )
 _BOTH_FACETS = re.compile(
     r"\b(?:pros and cons|advantages and disadvantages|benefits and (?:risks|drawbacks|harms)|"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from assistant import lexicon as lx
 from assistant.models import Aspect, Intent, QueryPerspective, QueryPlan, Side
 from assistant.understand.aspects import facet_aspects, find_aspects, lookup_aspects
 from assistant.understand.claims import make_claims
@@ -159,7 +158,7 @@ def _only_constraints(q: str, p: QueryPerspective, con_spans: list[tuple[int, in
         for m in _WORD.finditer(q, p.span[0], p.span[1])
         if not any(s[0] <= m.start() < s[1] for s in con_spans)
     ]
-    return all(w in lx.ASPECT_STOPWORDS or w in lx.DOC_NOUNS for w in rest)
+    return all(w in VOCAB.grammar.aspect_stopwords or w in VOCAB.requests.doc_nouns for w in rest)
 
 
 def _root_text(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assistant import lexicon as lx
 from assistant.understand.text import _alt, _scope, _span_text, _split_values, _trim
 from assistant.understand.values import (
     SOURCE_ADJECTIVES,
@@ -15,7 +14,7 @@ from assistant.understand.values import (
 )
 from assistant.understand.vocab import VOCAB
 
-_SOURCE_NOUNS = _alt(lx.SOURCE_NOUNS)
+_SOURCE_NOUNS = _alt(VOCAB.values.source_nouns)
 
 
 _DOMAIN_KINDS = dict(VOCAB.values.domain_kinds)
@@ -134,7 +133,7 @@ def _source_values(text: str, *, explicit: bool) -> list[str]:
             continue  # "Portuguese sources" name a language; "short" a length
         if low in SOURCE_ADJECTIVES or re.search(_SOURCE_NOUNS + r"$", v, re.I):
             out.append(_singular(_source_value(v)).lower())
-        elif re.fullmatch(_NAME, v) or explicit or low in lx.SOURCE_SITES:
+        elif re.fullmatch(_NAME, v) or explicit or low in VOCAB.values.source_sites:
             out.append(low)
     return out
 
@@ -170,7 +169,7 @@ def _more_sources(q: str, add: Any) -> None:
         if values and all(
             re.match(_NAME, p)
             or re.search(_SOURCE_NOUNS + r"$", p, re.I)
-            or p.lower() in lx.SOURCE_SITES
+            or p.lower() in VOCAB.values.source_sites
             for p in _split_values(
                 re.sub(
                     r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$",
@@ -229,7 +228,7 @@ def _named_sources(q: str, add: Any) -> None:
         q,
     ):
         values = [re.sub(r"^the\s+", "", v, flags=re.I) for v in _split_values(m.group("x"))]
-        if any(language_code(v) or v in lx.COUNTRIES for v in values):
+        if any(language_code(v) or v in VOCAB.places.places for v in values):
             continue  # a place or a language, not a source
         for v in values:
             add("source", v.lower(), _trim(q, m.start(), m.end()))

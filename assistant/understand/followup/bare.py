@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
-from assistant import lexicon as lx
 from assistant.models import Constraint
-from assistant.understand import followup_words as fw
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.constraint_words import (
     _ASKS,
     _AUDIENCE,
@@ -43,6 +42,7 @@ from assistant.understand.values import (
     ages,
     language_code,
 )
+from assistant.understand.vocab import VOCAB
 
 
 def _bare_constraints(q: str, taken: list[Span]) -> tuple[list[Constraint], list[Span]]:
@@ -174,7 +174,7 @@ class _Bare:
         value = np
         if len(words) > 1 and words[-1].lower() in ("sources", "sites", "websites", "source"):
             value = " ".join(words[:-1])  # "news sites" -> "news", as the parser reads it
-        elif len(words) == 1 and np.lower() in lx.SOURCE_NOUNS:
+        elif len(words) == 1 and np.lower() in VOCAB.values.source_nouns:
             value = np[:-1] if np.endswith("s") else np  # "forums" -> "forum"
         value = SOURCE_ADJECTIVES.get(value.lower(), value)
         self.add("source", value.lower(), s0, m.end(), neg)
@@ -204,7 +204,7 @@ class _Bare:
             self.add("length", _LENGTH_WORDS[w], s, e, neg)  # "nothing long"
         elif w in FORMATS or (w.endswith("s") and w[:-1] in FORMATS):
             self.add("format", FORMATS.get(w) or FORMATS[w[:-1]], s, e, neg)
-        elif w in lx.SOURCE_SITES and (
+        elif w in VOCAB.values.source_sites and (
             neg or _POSITIVE.search(q) or re.search(r"\b(?:from|on|off)\s+$", q[:s], re.I)
         ):
             self.add("source", w, s, e, neg)  # ("Ban Instagram?" names no source)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from assistant import lexicon as lx
 from assistant.models import Constraint, QueryPlan
 from assistant.understand.constraints import find_constraints, not_implied
 from assistant.understand.followup.bare import _bare_constraints
@@ -69,7 +68,11 @@ def _normalised(q: str, c: Constraint, span: Span) -> Constraint:
         if low in FORMATS:
             c = dataclasses.replace(c, dimension="format", value=FORMATS[low], hard=False)
         else:
-            if low in lx.SOURCE_NOUNS and low.endswith("s") and low[:-1] in lx.SOURCE_NOUNS:
+            if (
+                low in VOCAB.values.source_nouns
+                and low.endswith("s")
+                and low[:-1] in VOCAB.values.source_nouns
+            ):
                 low = low[:-1]  # a kind, as the parser writes it
             low = _KIND_WORDS.get(low, low)  # "keine Zeitungen" -> newspaper
             c = dataclasses.replace(c, value=low)
@@ -135,7 +138,7 @@ def _kind_as_source(c: Constraint, said: bool = False) -> Constraint:
     code = language_code(v) if " " not in v else None
     if code:  # "everything except German"
         return dataclasses.replace(c, dimension="language", value=code, hard=True)
-    if _DOC_KIND.fullmatch(kind) or kind.lower() in lx.SOURCE_SITES:
+    if _DOC_KIND.fullmatch(kind) or kind.lower() in VOCAB.values.source_sites:
         low = kind.lower()
         value = low[:-1] if low.endswith("s") and low[:-1] in _DOC_KINDS else low
         return dataclasses.replace(c, dimension="source", value=value)

@@ -8,9 +8,8 @@ from __future__ import annotations
 import functools
 import re
 
-from assistant import lexicon as lx
-from assistant.understand import followup_words as fw
 from assistant.understand import spelling
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.sides import _SIDE_WORDS
 from assistant.understand.followup.words import _NUMBER_WORDS, _is_facet, _is_person, _is_role
 from assistant.understand.values import (
@@ -237,7 +236,7 @@ _NAMED_SOURCE = re.compile(
 
 @functools.cache
 def _countries() -> frozenset[str]:
-    return frozenset(c.lower() for c in lx.COUNTRIES)
+    return frozenset(c.lower() for c in VOCAB.places.places)
 
 
 def _named_source(name: str) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from assistant.models import QueryPlan
-from assistant.understand import followup_words as fw
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.constraint import _names_constraint
 from assistant.understand.followup.edits import FollowUp, Rule, _drop, _edit, _without
 from assistant.understand.followup.sides import _SIDE_RESIDUE

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from assistant.models import Aspect, QueryPlan
-from assistant.understand import followup_words as fw
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.constraint import _names_constraint
 from assistant.understand.followup.constraint_words import _LENGTH_WORDS
 from assistant.understand.followup.drop import _DROP_VERB

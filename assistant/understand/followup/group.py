@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from assistant.models import QueryPlan
-from assistant.understand import followup_words as fw
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.edits import FollowUp, _add_perspective
 from assistant.understand.followup.sides import _SIDE_WORDS
 from assistant.understand.followup.words import _is_role, _residue, _tokens, _words

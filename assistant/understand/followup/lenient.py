@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Iterable
 
 from assistant.models import Constraint, QueryPlan
-from assistant.understand import followup_words as fw
 from assistant.understand.constraints import find_constraints
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.bare import _bare_constraints
 from assistant.understand.followup.constraint import (
     _constraint_edit,

@@ -9,8 +9,8 @@ import difflib
 import functools
 import re
 
-from assistant.understand import followup_words as fw
 from assistant.understand import spelling
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.words import _NUMBER_WORDS, _words
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from assistant.models import QueryPlan
-from assistant.understand import followup_words as fw
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.edits import FollowUp, Rule
 from assistant.understand.followup.normalise import _SENTENCE, _courtesy
 from assistant.understand.followup.words import _NUMBER_WORDS, _residue, _words

@@ -10,7 +10,7 @@ import functools
 import re
 
 from assistant.models import QueryPlan, Side
-from assistant.understand import followup_words as fw
+from assistant.understand.followup import words as fw
 from assistant.understand.followup.edits import FollowUp, _one_side, _one_sided, _other
 from assistant.understand.followup.words import (
     Span,

@@ -12,10 +12,23 @@ from typing import Any
 import Stemmer
 
 from assistant.models import QueryPlan
-from assistant.understand import followup_words as fw
 from assistant.understand.vocab import VOCAB
 
-FACET_NOUNS = fw.FACET_NOUNS
+# the lexicons as sets (words/followup.yaml, facets.yaml, people.yaml)
+_F, _P = VOCAB.followup, VOCAB.people
+
+FILLER = frozenset(_F.filler_words)
+COURTESY = frozenset(_F.courtesy)
+REACTION = frozenset(_F.reaction_words)
+DROP_REASONS = frozenset(_F.drop_reasons)
+POINTERS = frozenset(_F.pointers)
+CUE_WORDS = frozenset(_F.cue_words)
+SLANG = dict(_F.slang)
+FACET_NOUNS = frozenset(VOCAB.facets.nouns)
+ROLES = frozenset(_P.role_words)
+ANYONE = frozenset(_P.anyone)
+ROLE_ENDINGS = tuple(_P.role_endings)
+POPULATIONS = frozenset(_P.population_words)
 
 
 Span = tuple[int, int]
@@ -57,7 +70,7 @@ def _stem(word: str) -> str:
 
 
 def _content(text: str) -> list[str]:
-    return [w for w in _words(text) if w not in fw.FILLER and w not in fw.POINTERS]
+    return [w for w in _words(text) if w not in FILLER and w not in POINTERS]
 
 
 def _topic_stems(previous: QueryPlan) -> frozenset[str]:
@@ -70,7 +83,7 @@ def _topic_stems(previous: QueryPlan) -> frozenset[str]:
             *(p.text for p in previous.perspectives),
         )
     )
-    return frozenset(_stem(w) for w in _words(text) if w not in fw.FILLER)
+    return frozenset(_stem(w) for w in _words(text) if w not in FILLER)
 
 
 def _residue(
@@ -99,7 +112,7 @@ def _own_tokens(
     return [
         (w, s, e)
         for w, s, e in _tokens(text)
-        if not (w in fw.FILLER or w in fw.POINTERS or w in fw.COURTESY or w in extra)
+        if not (w in FILLER or w in POINTERS or w in COURTESY or w in extra)
         and _stem(w) not in topic
     ]
 
@@ -118,19 +131,18 @@ def _is_facet(word: str) -> bool:
 
 def _is_person(word: str) -> bool:
     w = word.lower()
-    if w in fw.ANYONE:
+    if w in ANYONE:
         return False
-    if w in fw.ROLES or w in fw.POPULATIONS:
+    if w in ROLES or w in POPULATIONS:
         return True
     return any(
-        w.endswith(e) and (len(w) == len(e) or w[: len(w) - len(e)].isalpha())
-        for e in fw.ROLE_ENDINGS
+        w.endswith(e) and (len(w) == len(e) or w[: len(w) - len(e)].isalpha()) for e in ROLE_ENDINGS
     )
 
 
 def _is_role(word: str) -> bool:
     """A group with a view of its own ("teachers", "beekeepers"), not a population."""
-    return _is_person(word) and word.lower() not in fw.POPULATIONS
+    return _is_person(word) and word.lower() not in POPULATIONS
 
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(VOCAB.grammar.number_words, start=1)}
