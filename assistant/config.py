@@ -183,6 +183,11 @@ class IndexSettings(_Section):
         description="Ray cluster for `sphere index build --ray` without an address "
         "('' = start a local one)",
     )
+    max_file_mb: float = Field(
+        200,
+        gt=0,
+        description="files larger than this (MB; a .gz: decompressed) are skipped with a message",
+    )
 
 
 class UISettings(_Section):

@@ -58,6 +58,13 @@ class IndexCorruptError(SphereError):
     exit_code = 3
 
 
+class IndexIncompleteError(SphereError):
+    """A build of the index was interrupted; running it again resumes it."""
+
+    title = "Index incomplete"
+    exit_code = 3
+
+
 class IndexMismatchError(SphereError):
     """The index was built with another embedder or settings."""
 

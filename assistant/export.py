@@ -3,10 +3,15 @@
 The layout follows the PerSphere output format (paper 004, eq. 1): per question,
 two claims as sections, the perspectives under each as bullet points, each
 citing its documents as footnotes ``[^n]`` (title, source, file/page, quote).
-Then the balance report, notes, and a "Method" appendix (index, embedder,
-model, retrieval settings, dates). A lookup question's turn has a table
-instead of claims: rank, document, source, score, and one column per aspect
-with ✓ (met; the footnote gives the verified sentence) or ✗.
+Then the balance report (with the documents the answer does not cite, by why:
+takes no side, side unclear, taken out by you, each with the stance model's
+probabilities; and the user's corrections), notes, and a "Method" appendix
+(index, embedder, model, retrieval settings, dates). A reference the user moved
+or placed is marked so ("moved by you"), with the model's own probabilities. A
+lookup question's turn has a table instead of claims: rank, document, source,
+score, and one column per aspect with ✓ (met; the footnote gives the verified
+sentence) or ✗. A factual question's turn says it is not a debate and lists the
+passages that answer it, ranked, each with its sentence, source and page.
 
 Everything that comes from documents, the question or the model goes through
 :func:`md_text` or :func:`md_code`, so no text can open a heading, a list item,
@@ -24,10 +29,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.citations import cited
-from assistant.models import NO_EVIDENCE, DocumentHit, Lookup, QueryPlan, Reference, TurnResult
+from assistant.models import (
+    NO_EVIDENCE,
+    DocumentHit,
+    FactualAnswer,
+    Lookup,
+    QueryPlan,
+    Reference,
+    TurnResult,
+)
 from assistant.store import SessionInfo, StoredTurn
+from assistant.summarize.balance import probabilities_text
+from assistant.summarize.correct import GROUP_TITLES, GROUP_WHY, GROUPS, correction_text
 
 SIDE_LABEL = {"pro": "For", "con": "Against"}
+ANSWER_CHECK = "question"  # assistant.summarize.factual.CHECK
 
 # ASCII punctuation that can start inline structure anywhere in a line (code, emphasis,
 # links, footnote references, inline footnotes "^[...]", HTML/autolinks, entities,
@@ -79,11 +95,14 @@ class _Footnotes:
 
     next_number: int = 1
     pending: list[tuple[int, Reference, str]] = field(default_factory=list)
-    _seen: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    _seen: dict[tuple[str, int, str, str, str], int] = field(default_factory=dict)
     copies: dict[str, list[str]] = field(default_factory=dict)  # doc_id -> same-text documents
+    # doc_id -> the stance model's (P(pro), P(con), P(neither)), for moved references
+    probs: dict[str, list[float]] = field(default_factory=dict)
 
     def cite(self, ref: Reference, side: str = "") -> str:
-        key = (ref.doc_id, ref.passage_id, ref.quote)
+        # the same quote under another claim, or moved there by the user, is another note
+        key = (ref.doc_id, ref.passage_id, ref.quote, side, ref.by_user)
         n = self._seen.get(key)
         if n is None:
             n = self.next_number
@@ -94,7 +113,8 @@ class _Footnotes:
 
     def flush(self) -> list[str]:
         lines = [
-            f"[^{n}]: {_reference(ref, self.copies.get(ref.doc_id, []), side)}"
+            f"[^{n}]: "
+            + _reference(ref, self.copies.get(ref.doc_id, []), side, self.probs.get(ref.doc_id))
             for n, ref, side in self.pending
         ]
         self.pending = []
@@ -105,7 +125,12 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else text + "."
 
 
-def _reference(ref: Reference, copies: list[str] | None = None, side: str = "") -> str:
+def _reference(
+    ref: Reference,
+    copies: list[str] | None = None,
+    side: str = "",
+    probs: list[float] | None = None,
+) -> str:
     parts = [_sentence(md_text(ref.title or ref.doc_id))]
     if ref.source:
         parts.append(_sentence(md_text(ref.source)))
@@ -118,12 +143,22 @@ def _reference(ref: Reference, copies: list[str] | None = None, side: str = "") 
         parts.append(", ".join(where) + ".")
     if ref.quote:
         parts.append(f"“{md_text(ref.quote)}”")
-    if ref.verified:
+    if ref.check == ANSWER_CHECK:  # a factual answer's sentence: chosen, not verified
+        parts.append(f"(the sentence nearest the question, cosine {ref.support:.2f})")
+    elif ref.verified:
         how = f" by {md_text(ref.check)}" if ref.check else ""
         parts.append(f"(verified{how}, support {ref.support:.2f})")
+    elif ref.check == "user":
+        parts.append("(not checked by the verifier)")
     else:
         parts.append("(not verified)")
-    if ref.stance is not None and side in SIDE_LABEL:
+    if ref.by_user and side in SIDE_LABEL:
+        said = probabilities_text(probs)
+        model = f" (the stance model: {said})" if said else ""
+        parts.append(
+            f"{ref.by_user.capitalize()} by you under the {SIDE_LABEL[side]} claim{model}."
+        )
+    elif ref.stance is not None and side in SIDE_LABEL:
         parts.append(f"Stance: supports the {SIDE_LABEL[side]} claim · {ref.stance:.2f}.")
     parts.append(f"Document {md_code(ref.doc_id)}.")
     if copies:
@@ -215,7 +250,9 @@ def _claims(result: TurnResult, notes: _Footnotes) -> list[str]:
         out += [f"### {heading}", ""]
         for p in claim.perspectives:
             cites = "".join(notes.cite(r, claim.side) for r in p.references)
-            out.append(f"- {md_text(p.text) or '(no text)'}{cites}")
+            by = {r.by_user for r in p.references}
+            mark = f" *({by.pop()} by you)*" if len(by) == 1 and "" not in by else ""
+            out.append(f"- {md_text(p.text) or '(no text)'}{mark}{cites}")
         if claim.perspectives:
             out.append("")
         note = claim.note.strip() or ("" if claim.perspectives else NO_EVIDENCE)
@@ -240,6 +277,26 @@ def _lookup(lookup: Lookup, notes: _Footnotes) -> list[str]:
         for m in row.aspects:
             cells.append("✓" + notes.cite(m.reference) if m.met and m.reference else "✗")
         out.append("| " + " | ".join(cells) + " |")
+    return [*out, ""]
+
+
+def _answer(answer: FactualAnswer, notes: _Footnotes) -> list[str]:
+    """A factual question's answer: not a debate; the passages, ranked, with their quotes."""
+    out = ["### Answer (not a debate)", "", md_text(answer.ranking_text()), ""]
+    if not answer.rows:
+        return [*out, "*No document in this index answers it.*", ""]
+    for row in answer.rows:
+        title = md_text(row.title) if row.title.strip() else ""
+        doc = f"{title} ({md_code(row.doc_id)})" if title else md_code(row.doc_id)
+        ref = row.reference
+        where = [md_text(row.source)] if row.source.strip() else []
+        if ref is not None and ref.page is not None:
+            where.append(f"page {ref.page}")
+        head = ", ".join([doc, *where])
+        if ref is None or not ref.quote:
+            out.append(f"{row.rank}. {head}: the document has no text.")
+        else:
+            out.append(f"{row.rank}. {head}: “{md_text(ref.quote)}”{notes.cite(ref)}")
     return [*out, ""]
 
 
@@ -269,16 +326,37 @@ def _balance(result: TurnResult) -> list[str]:
             f"{s.mean_retrieval_score:.3f}, {_count(s.perspectives, 'perspective')}"
         )
     out.append(f"- Lopsidedness: {balance.lopsidedness:.2f} (0 = even, 1 = one-sided)")
-    docs = _titles(result) if balance.unused_doc_ids or balance.no_side_doc_ids else {}
+    docs = _titles(result)
     if balance.unused_doc_ids:
         out.append(f"- Retrieved but not cited ({len(balance.unused_doc_ids)}):")
         out += [_doc_line(docs.get(d), d, with_source=True) for d in balance.unused_doc_ids]
     else:
         out.append("- Retrieved but not cited: none")
-    if balance.no_side_doc_ids:
-        out.append(f"- Taking neither side, by the stance model ({len(balance.no_side_doc_ids)}):")
-        out += [_doc_line(docs.get(d), d, with_source=False) for d in balance.no_side_doc_ids]
+    out += _apart(result, docs)
+    if result.corrections:
+        out.append(f"- Corrected by you ({len(result.corrections)}):")
+        names = {side: f"the {label} claim" for side, label in SIDE_LABEL.items()}
+        out += [f"  - {md_text(correction_text(c, names))}" for c in result.corrections]
     return [*out, ""]
+
+
+def _apart(result: TurnResult, docs: dict[str, DocumentHit]) -> list[str]:
+    """The summarized documents the answer does not cite, by why, with the stance
+    model's probabilities."""
+    balance = result.summary.balance
+    out: list[str] = []
+    for group, ids in zip(
+        GROUPS,
+        (balance.no_side_doc_ids, balance.unclear_doc_ids, balance.removed_doc_ids),
+        strict=True,
+    ):
+        if not ids:
+            continue
+        out.append(f"- {GROUP_TITLES[group]}: {GROUP_WHY[group]} ({len(ids)}):")
+        for d in ids:
+            said = probabilities_text(balance.stance_p.get(d))
+            out.append(_doc_line(docs.get(d), d, with_source=False) + (f": {said}" if said else ""))
+    return out
 
 
 def _notes(result: TurnResult) -> list[str]:
@@ -314,6 +392,8 @@ def _turn_method(result: TurnResult, created: str | None) -> list[str]:
         out.append("- Answer: from the session log (no search, no summary)")
     elif result.lookup is not None:
         out.append(f"- Answer: ranked list. {md_text(result.lookup.ranking_text())}")
+    elif result.answer is not None:
+        out.append("- Answer: the passages that answer a factual question (not a debate)")
     else:
         out.append(f"- Summary: {md_text(result.summary.method)}")
     out.append(f"- Root query: {md_code(plan.root_query)}")
@@ -359,6 +439,7 @@ def _turn(
     this export (None: a turn alone); ``base``: for a reply, the turn it is about."""
     prefix = f"{number}. " if number is not None else ""
     notes.copies.update((h.doc_id, h.copies) for hs in result.hits.values() for h in hs if h.copies)
+    notes.probs = result.summary.balance.stance_p
     out = [f"## {prefix}{md_text(result.question) or '(empty question)'}", ""]
     follow = _follow_line(result, number, shown)
     if follow:
@@ -367,6 +448,8 @@ def _turn(
         out += _reply(result, notes, base)
     elif result.lookup is not None:
         out += _lookup(result.lookup, notes)
+    elif result.answer is not None:
+        out += _answer(result.answer, notes)
     else:
         out += _claims(result, notes)
         out += _balance(result)

@@ -330,6 +330,10 @@ class Reference:
     # the stance model's probability that the document supports the claim it is cited
     # under (None: no stance model ran)
     stance: float | None = None
+    # "" when the summarizer cited it here; "moved" when the user moved it here from the
+    # other claim, "placed" when the user placed a document the answer did not cite
+    # (assistant.summarize.correct)
+    by_user: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -409,7 +413,10 @@ class BalanceReport:
     # the confidence it needs); ``stance_p`` holds each one's (P(pro), P(con), P(neither))
     no_side_doc_ids: list[str] = field(default_factory=list)
     unclear_doc_ids: list[str] = field(default_factory=list)
+    # every summarized document the stance model judged, cited or not
     stance_p: dict[str, list[float]] = field(default_factory=dict)
+    # documents the user took out of the answer (assistant.summarize.correct)
+    removed_doc_ids: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -419,6 +426,7 @@ class BalanceReport:
             "no_side_doc_ids": list(self.no_side_doc_ids),
             "unclear_doc_ids": list(self.unclear_doc_ids),
             "stance_p": {k: list(v) for k, v in self.stance_p.items()},
+            "removed_doc_ids": list(self.removed_doc_ids),
         }
 
     @classmethod
@@ -432,6 +440,7 @@ class BalanceReport:
             stance_p={
                 str(k): [float(x) for x in v] for k, v in (data.get("stance_p") or {}).items()
             },
+            removed_doc_ids=list(data.get("removed_doc_ids", [])),
         )
 
 
@@ -463,6 +472,59 @@ class Summary:
             method=data.get("method", "deterministic"),
             notes=list(data.get("notes", [])),
         )
+
+
+# --------------------------------------------------------------------------- corrections
+
+Place = Literal["pro", "con", "out"]
+PLACES: tuple[Place, Place, Place] = ("pro", "con", "out")
+
+
+@dataclass
+class Correction:
+    """The user's correction of one document's side in one answer (issue 33), kept as a
+    labelled example for the stance model.
+
+    ``to``: the claim the user put the document under, or ``"out"`` (taken out of the
+    answer: it argues neither claim). ``was``: where the answer had it (``pro``,
+    ``con``, ``both``, ``no_side``, ``unclear`` or ``out``). ``question`` and
+    ``claims`` are what the stance model read it against; ``p`` its own (P(pro),
+    P(con), P(neither)) for the document (None when the turn did not record them);
+    ``passages`` the text it judged (the document's retrieved passages); ``quotes``
+    the sentences the answer cited it with; ``stance_model`` the artifact's sha256.
+    """
+
+    doc_id: str
+    to: Place
+    was: str = ""
+    title: str = ""
+    question: str = ""
+    claims: tuple[str, str] = ("", "")
+    p: list[float] | None = None
+    passages: list[str] = field(default_factory=list)
+    quotes: list[str] = field(default_factory=list)
+    stance_model: str = ""
+    created: str = ""
+
+    @property
+    def label(self) -> int:
+        """The gold side as the stance data numbers it: 0 = claim A, 1 = B, 2 = neither."""
+        return PLACES.index(self.to)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["claims"] = list(self.claims)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Correction:
+        c = _from_dict(cls, data)
+        claims = list(data.get("claims") or ["", ""])
+        c.claims = (str(claims[0]), str(claims[1]))
+        c.p = [float(x) for x in data["p"]] if data.get("p") is not None else None
+        c.passages = [str(t) for t in data.get("passages", [])]
+        c.quotes = [str(t) for t in data.get("quotes", [])]
+        return c
 
 
 # --------------------------------------------------------------------------- lookup
@@ -574,6 +636,71 @@ class Lookup:
         )
 
 
+# --------------------------------------------------------------------------- factual answer
+
+NOT_A_DEBATE = (
+    "A factual question, not a debate: the passages that answer it, ranked as the index "
+    "ranks them for the question. Ask for both sides to see it argued."
+)
+
+
+@dataclass
+class AnswerRow:
+    """One ranked document of a factual answer, with the sentence of it that answers the
+    question best (``reference``: the quote, a whole sentence of the document, its page
+    and passage, and its cosine to the question as ``support``)."""
+
+    rank: int
+    doc_id: str
+    title: str = ""
+    source: str = ""
+    path: str = ""
+    score: float = 0.0
+    reference: Reference | None = None
+    copies: list[str] = field(default_factory=list)  # same-text documents folded into it
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in asdict(self).items() if k != "reference"}
+        d["reference"] = self.reference.to_dict() if self.reference else None
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AnswerRow:
+        row = _from_dict(cls, data)
+        ref = data.get("reference")
+        row.reference = Reference.from_dict(ref) if isinstance(ref, dict) else None
+        row.copies = list(data.get("copies", []))
+        return row
+
+
+@dataclass
+class FactualAnswer:
+    """The answer to a factual question (plan intent ``factual``): the passages that
+    answer it, ranked, instead of two claims. Not a debate (:data:`NOT_A_DEBATE`)."""
+
+    question: str
+    rows: list[AnswerRow] = field(default_factory=list)
+
+    def ranking_text(self) -> str:
+        """What the answer is, in one sentence (shown by the app, the CLI and the export)."""
+        return NOT_A_DEBATE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "debate": False,
+            "note": NOT_A_DEBATE,
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FactualAnswer:
+        return cls(
+            question=str(data.get("question", "")),
+            rows=[AnswerRow.from_dict(r) for r in data.get("rows", [])],
+        )
+
+
 @dataclass
 class Progress:
     """What a stage reports through the progress callback."""
@@ -591,7 +718,7 @@ class TurnResult:
     question: str
     plan: QueryPlan
     hits: dict[str, list[DocumentHit]]  # side ("pro"/"con") -> ranked documents
-    summary: Summary  # for a lookup: no claims, only the notes
+    summary: Summary  # for a lookup or a factual answer: no claims, only the notes
     index: str = ""
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     model: dict[str, Any] = field(default_factory=dict)  # llm path/sha256/backend, embedder
@@ -601,6 +728,10 @@ class TurnResult:
     # a question about an earlier answer ("why is [8] under Claim B?"), answered from the
     # session log without a search (assistant.thread): the text answer; "" otherwise
     reply: str = ""
+    # the passages that answer a factual question (plan.intent == "factual"); None otherwise
+    answer: FactualAnswer | None = None
+    # the user's corrections of sides, oldest first; ``summary`` already shows them
+    corrections: list[Correction] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -617,6 +748,10 @@ class TurnResult:
             d["lookup"] = self.lookup.to_dict()
         if self.reply:
             d["reply"] = self.reply
+        if self.answer is not None:
+            d["answer"] = self.answer.to_dict()
+        if self.corrections:
+            d["corrections"] = [c.to_dict() for c in self.corrections]
         return d
 
     @classmethod
@@ -635,4 +770,6 @@ class TurnResult:
             retrieval=dict(data.get("retrieval", {})),
             lookup=Lookup.from_dict(data["lookup"]) if data.get("lookup") else None,
             reply=str(data.get("reply") or ""),
+            answer=FactualAnswer.from_dict(data["answer"]) if data.get("answer") else None,
+            corrections=[Correction.from_dict(c) for c in data.get("corrections") or []],
         )

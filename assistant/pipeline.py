@@ -30,6 +30,15 @@ which of the plan's aspects each document meets, with the verified sentence
 that shows it (:mod:`assistant.summarize.lookup`). With two or more aspects the
 retriever ranks it by aspect fusion (paper 003 §4.3). Its progress is
 ``understanding``, ``retrieving``, ``verifying``, ``done``.
+
+A factual question (``plan.intent == "factual"``) is not a debate: it gets no
+claims and no summary, but the passages that answer it
+(:class:`~assistant.models.FactualAnswer`, ``TurnResult.answer``), ranked as
+a lookup's documents are, each with the sentence that answers the question
+(:mod:`assistant.summarize.factual`). :func:`as_two_sided_plan` asks for both
+sides of it instead (``sphere ask --two-sided``, the app's "Argue both sides",
+the plan editor), and a debate plan without claims gets them from the question
+parser (:func:`with_claims`).
 """
 
 from __future__ import annotations
@@ -46,6 +55,7 @@ from assistant.errors import CancelledError
 from assistant.models import (
     SIDES,
     Document,
+    FactualAnswer,
     Lookup,
     Passage,
     Progress,
@@ -58,7 +68,7 @@ from assistant.summarize.balance import balance_report
 from assistant.summarize.evidence import SourceDoc, pool_documents, split_passages
 from assistant.summarize.hiersphere import SummaryOptions, summarize
 from assistant.summarize.verify import VerifyOptions, VerifyReport, verify_summary
-from assistant.understand import check_question
+from assistant.understand import check_question, make_claims
 
 SENTENCE_CACHE_DOCS = 5000
 ProgressFn = Callable[[Progress], None]
@@ -132,6 +142,27 @@ def as_lookup_plan(plan: QueryPlan) -> QueryPlan:
     intent ``lookup``, no claims and no target side (``sphere ask --lookup``, the
     ``sphere eval lookup`` harness)."""
     return replace(plan, intent="lookup", claims=("", ""), target_side=None)
+
+
+def as_two_sided_plan(plan: QueryPlan) -> QueryPlan:
+    """``plan`` argued from both sides (a factual question the user wants as a debate):
+    intent ``two_sided``, no target side, without the factual reading's own perspective
+    (the whole question). Its claims, if it has none, come when it runs
+    (:func:`with_claims` in :meth:`Pipeline.run`, on the answering thread: the parser
+    they need may not be loaded yet)."""
+    kept = [p for p in plan.perspectives if p.role != "interpretation"]
+    return replace(plan, intent="two_sided", target_side=None, perspectives=kept)
+
+
+def with_claims(plan: QueryPlan) -> QueryPlan:
+    """A debate plan (two- or one-sided) with an empty claim gets both from the question
+    parser (:func:`assistant.understand.make_claims` of its root query): a plan edited
+    from a factual one has none, and the summary would write "Not: …"."""
+    if plan.intent not in ("two_sided", "one_sided") or all(c.strip() for c in plan.claims):
+        return plan
+    root = plan.root_query.strip() or plan.question
+    claims = make_claims(root, plan.intent)
+    return replace(plan, claims=claims) if all(claims) else plan
 
 
 def lookup_details(lookup: Lookup) -> dict[str, Any]:
@@ -272,6 +303,7 @@ class Pipeline:
             from assistant.understand.rewrite import rewrite_followup
 
             plan = rewrite_followup(plan, q, self.backend)
+        plan = with_claims(plan)
         timings["understand"] = time.perf_counter() - t0
         check()
 
@@ -283,31 +315,18 @@ class Pipeline:
         check()
 
         lookup: Lookup | None = None
+        answer: FactualAnswer | None = None
         if plan.intent == "lookup":
             lookup = self.answer_lookup(plan, hits, emit=emit, cancel=cancel, timings=timings)
             summary = Summary(question=q, claims=[], notes=retrieval_notes)
             details: dict[str, Any] = {"lookup": lookup_details(lookup)}
+        elif plan.intent == "factual":
+            answer = self.answer_factual(plan, hits, emit=emit, cancel=cancel, timings=timings)
+            summary = Summary(question=q, claims=[], notes=retrieval_notes)
+            details = {"answer": {"rows": len(answer.rows), "check": "question"}}
         else:
-            opts = options or self.summary_options()
-            shown, side = hits, asked_side(plan)
-            if side is not None:  # the side asked for has the whole budget (one_side)
-                shown = {s: list(hits.get(s, [])) if s == side else [] for s in SIDES}
-                opts = replace(opts, max_perspectives=2 * opts.max_perspectives)
-            summary, report = self.answer(
-                plan, shown, opts, emit=emit, cancel=cancel, timings=timings
-            )
-            other = [s for s in SIDES if s != side]
-            one_side(summary, plan, found=len(hits.get(other[0], [])) if side else 0)
+            summary, details = self._two_sided(plan, hits, options, emit, cancel, timings)
             summary.notes[:0] = retrieval_notes
-            details = {
-                "summary": {
-                    "path": opts.path,
-                    "groups": opts.groups,
-                    "documents": opts.documents,
-                    "max_perspectives": opts.max_perspectives,
-                },
-                "verification": report.to_dict(),
-            }
         timings["total"] = time.perf_counter() - t0
         emit(Progress("done", 1, 1, ""))
         return TurnResult(
@@ -320,7 +339,37 @@ class Pipeline:
             model=self.model_info(),
             retrieval={**self.settings.retrieval.model_dump(mode="json"), **details},
             lookup=lookup,
+            answer=answer,
         )
+
+    def _two_sided(
+        self,
+        plan: QueryPlan,
+        hits: dict[Side, list[Any]],
+        options: SummaryOptions | None,
+        emit: ProgressFn,
+        cancel: threading.Event | None,
+        timings: dict[str, float],
+    ) -> tuple[Summary, dict[str, Any]]:
+        """The summary of a debate plan, one-sided or two-sided, and what the log records."""
+        opts = options or self.summary_options()
+        shown, side = hits, asked_side(plan)
+        if side is not None:  # the side asked for has the whole budget (one_side)
+            shown = {s: list(hits.get(s, [])) if s == side else [] for s in SIDES}
+            opts = replace(opts, max_perspectives=2 * opts.max_perspectives)
+        summary, report = self.answer(plan, shown, opts, emit=emit, cancel=cancel, timings=timings)
+        other = [s for s in SIDES if s != side]
+        one_side(summary, plan, found=len(hits.get(other[0], [])) if side else 0)
+        details = {
+            "summary": {
+                "path": opts.path,
+                "groups": opts.groups,
+                "documents": opts.documents,
+                "max_perspectives": opts.max_perspectives,
+            },
+            "verification": report.to_dict(),
+        }
+        return summary, details
 
     # ------------------------------------------------------------------ stages
     def understand(self, question: str) -> QueryPlan:
@@ -402,14 +451,8 @@ class Pipeline:
         """The ranked list of a lookup, each row checked against the plan's aspects."""
         from assistant.summarize.lookup import answer_lookup
 
-        say = emit or (lambda _p: None)
         t = time.perf_counter()
-        say(Progress("verifying", 0, 1, "checking each document against the aspects"))
-        # a lookup has no claims: the retriever puts every document on one side
-        ranked = [h for side in SIDES for h in hits.get(side, [])]
-        docs = self.source_docs({"pro": ranked}, len(ranked))
-        if len(self._sentence_cache) > SENTENCE_CACHE_DOCS:
-            self._sentence_cache.clear()
+        ranked, docs = self._list_docs(hits, emit, "checking each document against the aspects")
         lookup = answer_lookup(
             plan,
             ranked,
@@ -422,6 +465,41 @@ class Pipeline:
         if timings is not None:
             timings["verify"] = time.perf_counter() - t
         return lookup
+
+    def answer_factual(
+        self,
+        plan: QueryPlan,
+        hits: dict[Side, list[Any]],
+        *,
+        emit: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+        timings: dict[str, float] | None = None,
+    ) -> FactualAnswer:
+        """The passages that answer a factual question, ranked, each with its sentence."""
+        from assistant.summarize.factual import answer_factual
+
+        t = time.perf_counter()
+        ranked, docs = self._list_docs(hits, emit, "finding the sentence that answers it")
+        answer = answer_factual(
+            plan, ranked, docs, self.embedder, sentence_cache=self._sentence_cache, cancel=cancel
+        )
+        if timings is not None:
+            timings["verify"] = time.perf_counter() - t
+        return answer
+
+    def _list_docs(
+        self, hits: dict[Side, list[Any]], emit: ProgressFn | None, detail: str
+    ) -> tuple[list[Any], list[SourceDoc]]:
+        """A ranked list's documents (a lookup, a factual answer) with their sentences.
+
+        Such a plan has no claims: the retriever puts every document on one side, in its
+        ranking, which the list keeps."""
+        (emit or (lambda _p: None))(Progress("verifying", 0, 1, detail))
+        ranked = [h for side in SIDES for h in hits.get(side, [])]
+        docs = self.source_docs({"pro": ranked}, len(ranked))
+        if len(self._sentence_cache) > SENTENCE_CACHE_DOCS:
+            self._sentence_cache.clear()
+        return ranked, docs
 
     def lookup_aggregator(self) -> str:
         """The aspect fusion that ranks lookups with ≥ 2 aspects ("" when it is off)."""
@@ -439,12 +517,12 @@ class Pipeline:
     ) -> dict[Side, list[Any]]:
         """Per-side documents from the perspective-aware retriever.
 
-        A lookup gets ``retrieval.k`` documents (its list); a summary at least
+        A lookup or a factual answer gets ``retrieval.k`` documents (its list); a summary at least
         half of ``summary.documents`` per side, and the side a one-sided plan asks
         for twice that (:func:`one_side`).
         """
         k = self.settings.retrieval.k
-        if plan.intent != "lookup":
+        if plan.intent not in ("lookup", "factual"):  # a list, not a summary
             k = max(k, (self.settings.summary.documents + 1) // 2)
         side = asked_side(plan)
         k_side = {s: 2 * k if s == side else k for s in SIDES}

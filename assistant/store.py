@@ -5,7 +5,8 @@ everything the pass produced for it (:class:`~assistant.models.TurnResult`):
 query plan, retrieval hits with their per-method scores, the two-sided summary
 with its verification and balance report (or, for a lookup question, the
 ranked list with each row's aspect checks, kept in ``extra_json`` under
-``lookup``), stage timings, the model and retrieval settings used.
+``lookup``; for a factual question, the passages that answer it, under
+``answer``), stage timings, the model and retrieval settings used.
 
 Durability: the file is in WAL mode and each turn is written in one
 transaction when it finishes, so killing the process loses at most the turn in
@@ -35,7 +36,7 @@ from typing import Any
 import sqlite_utils
 
 from assistant.errors import StoreError
-from assistant.models import TurnResult
+from assistant.models import Correction, TurnResult
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 TITLE_MAX = 60
@@ -193,6 +194,37 @@ def m003_full_text_search(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO turns_fts(turns_fts) VALUES ('rebuild')")
 
 
+@migration(4)
+def m004_corrections(conn: sqlite3.Connection) -> None:
+    """The user's corrections of sides (issue 33), each a labelled example: the document,
+    where the answer had it and where the user put it, what the stance model read it
+    against (question, claims), what it judged (the passages) and what it said (its three
+    probabilities; NULL when the turn did not record them). ``turns.model_summary_json``
+    keeps the summary as the pass wrote it, before its first correction ('' if none)."""
+    conn.execute(
+        """CREATE TABLE corrections (
+            id INTEGER PRIMARY KEY,
+            turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            created TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            old_place TEXT NOT NULL DEFAULT '',
+            new_place TEXT NOT NULL CHECK (new_place IN ('pro', 'con', 'out')),
+            question TEXT NOT NULL DEFAULT '',
+            claim_a TEXT NOT NULL DEFAULT '',
+            claim_b TEXT NOT NULL DEFAULT '',
+            p_pro REAL,
+            p_con REAL,
+            p_neither REAL,
+            passages_json TEXT NOT NULL DEFAULT '[]',
+            quotes_json TEXT NOT NULL DEFAULT '[]',
+            stance_model TEXT NOT NULL DEFAULT ''
+        )"""
+    )
+    conn.execute("CREATE INDEX corrections_by_turn ON corrections(turn_id, id)")
+    conn.execute("ALTER TABLE turns ADD COLUMN model_summary_json TEXT NOT NULL DEFAULT ''")
+
+
 SCHEMA_VERSION = max(v for v, _, _ in MIGRATIONS)
 
 # --------------------------------------------------------------------------- helpers
@@ -215,10 +247,20 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def answer_text(summary: dict[str, Any], lookup: dict[str, Any] | None = None) -> str:
+def answer_text(
+    summary: dict[str, Any],
+    lookup: dict[str, Any] | None = None,
+    answer: dict[str, Any] | None = None,
+) -> str:
     """The searchable text of an answer: claims, perspective sentences, notes;
-    for a lookup the listed documents' titles and their aspects' verified quotes."""
+    for a lookup the listed documents' titles and their aspects' verified quotes;
+    for a factual answer its documents' titles and quotes."""
     parts: list[str] = []
+    for row in (answer or {}).get("rows", []) or []:
+        parts.append(str(row.get("title", "") or row.get("doc_id", "")))
+        ref = row.get("reference") or {}
+        if ref.get("quote"):
+            parts.append(str(ref["quote"]))
     for row in (lookup or {}).get("rows", []) or []:
         parts.append(str(row.get("title", "") or row.get("doc_id", "")))
         for m in row.get("aspects", []) or []:
@@ -235,11 +277,14 @@ def answer_text(summary: dict[str, Any], lookup: dict[str, Any] | None = None) -
 
 
 def verification_summary(
-    summary: dict[str, Any], lookup: dict[str, Any] | None = None
+    summary: dict[str, Any],
+    lookup: dict[str, Any] | None = None,
+    answer: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Counts of verified references, for inspection and queries without parsing summaries.
 
-    A lookup's references are its rows' aspect evidence (verified = the aspect is met).
+    A lookup's references are its rows' aspect evidence (verified = the aspect is met);
+    a factual answer's, its rows' quotes.
     """
     refs = [
         r
@@ -252,6 +297,9 @@ def verification_summary(
         for row in (lookup or {}).get("rows", []) or []
         for m in row.get("aspects", []) or []
         if m.get("reference")
+    ]
+    refs += [
+        row["reference"] for row in (answer or {}).get("rows", []) or [] if row.get("reference")
     ]
     supports = [float(r.get("support", 0.0) or 0.0) for r in refs]
     return {
@@ -281,7 +329,60 @@ def fts_query(text: str) -> str:
 
 # --------------------------------------------------------------------------- the store
 
-_KNOWN_KEYS = {"question", "plan", "hits", "summary", "index", "timings", "model", "retrieval"}
+_KNOWN_KEYS = {
+    "question",
+    "plan",
+    "hits",
+    "summary",
+    "index",
+    "timings",
+    "model",
+    "retrieval",
+    "corrections",  # rows of the corrections table
+}
+
+_CORRECTION_COLUMNS = (
+    "turn_id, created, doc_id, title, old_place, new_place, question, claim_a, claim_b, "
+    "p_pro, p_con, p_neither, passages_json, quotes_json, stance_model"
+)
+
+
+def _correction_row(turn_id: int, c: Correction, created: str) -> tuple[Any, ...]:
+    p = list(c.p) if c.p is not None and len(c.p) == 3 else [None, None, None]
+    return (
+        turn_id,
+        created,
+        c.doc_id,
+        c.title,
+        c.was,
+        c.to,
+        c.question,
+        c.claims[0],
+        c.claims[1],
+        *p,
+        _dumps(list(c.passages)),
+        _dumps(list(c.quotes)),
+        c.stance_model,
+    )
+
+
+def _correction(row: tuple[Any, ...]) -> Correction:
+    (created, doc_id, title, old, new, question, a, b, pp, pc, pn, passages, quotes, model) = row
+    p = [float(pp), float(pc), float(pn)] if None not in (pp, pc, pn) else None
+    return Correction(
+        doc_id=doc_id,
+        to=new,
+        was=old,
+        title=title,
+        question=question,
+        claims=(a, b),
+        p=p,
+        passages=[str(t) for t in _loads(passages, [])],
+        quotes=[str(t) for t in _loads(quotes, [])],
+        stance_model=model,
+        created=created,
+    )
+
 
 _SESSION_SELECT = (
     "SELECT s.id, s.title, s.created, s.updated, s.index_name, s.embedder, s.model_json, "
@@ -525,6 +626,8 @@ class SessionStore:
         """Record a finished turn in one transaction; returns the turn id.
 
         A session without a title takes the first question (truncated) as its title.
+        The turn's corrections (``result.corrections``, which its summary already
+        shows) go to the corrections table.
         """
         d = result.to_dict()
         summary = d.get("summary", {})
@@ -544,10 +647,11 @@ class SessionStore:
                 result.index,
                 _dumps(d.get("retrieval", {})),
                 _dumps(summary.get("balance", {})),
-                _dumps(verification_summary(summary, d.get("lookup"))),
-                answer_text(summary, d.get("lookup")),
+                _dumps(verification_summary(summary, d.get("lookup"), d.get("answer"))),
+                answer_text(summary, d.get("lookup"), d.get("answer")),
                 _dumps(extra),
             )
+            rows = [_correction_row(0, c, c.created or now) for c in result.corrections]
         except (TypeError, ValueError) as exc:
             raise StoreError(f"this turn cannot be saved as JSON: {exc}") from None
         with self._use(write=True) as conn:
@@ -563,12 +667,15 @@ class SessionStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 values,
             )
+            turn_id = int(cur.lastrowid or 0)
+            for row in rows:
+                self._insert_correction(conn, (turn_id, *row[1:]))
             conn.execute(
                 "UPDATE sessions SET updated = ?, "
                 "title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?",
                 (now, default_title(result.question), session_id),
             )
-            return int(cur.lastrowid or 0)
+            return turn_id
 
     _TURN_SELECT = (
         "SELECT id, session_id, created, status, question, plan_json, hits_json, summary_json, "
@@ -582,17 +689,94 @@ class SessionStore:
             rows = conn.execute(
                 self._TURN_SELECT + " WHERE session_id = ? ORDER BY id", (session_id,)
             ).fetchall()
-        return [self._stored_turn(r) for r in rows]
+            fixes = self._corrections_of(
+                conn, "turn_id IN (SELECT id FROM turns WHERE session_id = ?)", (session_id,)
+            )
+        return [self._stored_turn(r, fixes.get(int(r[0]), [])) for r in rows]
 
     def get_turn(self, turn_id: int) -> StoredTurn:
         with self._use() as conn:
-            row = conn.execute(self._TURN_SELECT + " WHERE id = ?", (turn_id,)).fetchone()
+            return self._get_turn(conn, turn_id)
+
+    def _get_turn(self, conn: sqlite3.Connection, turn_id: int) -> StoredTurn:
+        row = conn.execute(self._TURN_SELECT + " WHERE id = ?", (turn_id,)).fetchone()
         if row is None:
             raise StoreError(f"no turn with id {turn_id} in {self.path}")
-        return self._stored_turn(row)
+        fixes = self._corrections_of(conn, "turn_id = ?", (turn_id,))
+        return self._stored_turn(row, fixes.get(turn_id, []))
+
+    # ------------------------------------------------------------------ corrections
 
     @staticmethod
-    def _stored_turn(row: tuple[Any, ...]) -> StoredTurn:
+    def _insert_correction(conn: sqlite3.Connection, row: tuple[Any, ...]) -> int:
+        cur = conn.execute(
+            f"INSERT INTO corrections ({_CORRECTION_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row,
+        )
+        return int(cur.lastrowid or 0)
+
+    @staticmethod
+    def _corrections_of(
+        conn: sqlite3.Connection, where: str, args: tuple[Any, ...]
+    ) -> dict[int, list[Correction]]:
+        rows = conn.execute(
+            f"SELECT turn_id, {_CORRECTION_COLUMNS.split(', ', 1)[1]} FROM corrections "
+            f"WHERE {where} ORDER BY id",
+            args,
+        ).fetchall()
+        out: dict[int, list[Correction]] = {}
+        for row in rows:
+            out.setdefault(int(row[0]), []).append(_correction(row[1:]))
+        return out
+
+    def add_correction(self, turn_id: int, correction: Correction) -> TurnResult:
+        """Record the user's ``correction`` of a side in turn ``turn_id`` and apply it to
+        the turn's answer, in one transaction; returns the corrected turn.
+
+        The summary is stored corrected (what every reader of the log shows), the
+        summary as the pass wrote it is kept once in ``model_summary_json``, and the
+        correction itself in the corrections table. :class:`InputError` (from
+        :func:`~assistant.summarize.correct.apply_correction`) when the turn cannot take it.
+        """
+        from assistant.summarize.correct import apply_correction
+
+        created = correction.created or self._clock()
+        with self._use(write=True) as conn:
+            before = self._get_turn(conn, turn_id).result
+            after = apply_correction(before, correction)
+            after.corrections[-1].created = created
+            summary = after.summary.to_dict()
+            conn.execute(
+                "UPDATE turns SET model_summary_json = CASE WHEN model_summary_json = '' "
+                "THEN summary_json ELSE model_summary_json END, summary_json = ?, "
+                "balance_json = ?, verification_json = ?, answer_text = ? WHERE id = ?",
+                (
+                    _dumps(summary),
+                    _dumps(summary.get("balance", {})),
+                    _dumps(verification_summary(summary)),
+                    answer_text(summary),
+                    turn_id,
+                ),
+            )
+            self._insert_correction(conn, _correction_row(turn_id, correction, created))
+            conn.execute(
+                "UPDATE sessions SET updated = ? WHERE id = "
+                "(SELECT session_id FROM turns WHERE id = ?)",
+                (created, turn_id),
+            )
+        return after
+
+    def all_corrections(self) -> list[tuple[int, Correction]]:
+        """Every correction in the log as (turn id, correction), oldest first."""
+        with self._use() as conn:
+            rows = conn.execute(
+                f"SELECT {_CORRECTION_COLUMNS} FROM corrections ORDER BY id"
+            ).fetchall()
+        return [(int(r[0]), _correction(r[1:])) for r in rows]
+
+    @staticmethod
+    def _stored_turn(row: tuple[Any, ...], corrections: list[Correction]) -> StoredTurn:
         (tid, sid, created, status, question, plan, hits, summary, index, timings, model) = row[:11]
         retrieval, extra = row[11], row[12]
         data: dict[str, Any] = dict(_loads(extra, {}))
@@ -610,6 +794,7 @@ class SessionStore:
             result = TurnResult.from_dict(data)
         except (TypeError, ValueError, AttributeError, KeyError) as exc:
             raise StoreError(f"turn {tid} in the session database is unreadable: {exc}") from None
+        result.corrections = list(corrections)
         return StoredTurn(
             id=int(tid), session_id=int(sid), created=created, result=result, status=status
         )

@@ -43,9 +43,10 @@ def _describe(c: Cited) -> list[str]:
         if r.verified
         else f"not verified (support {r.support:.2f})"
     )
+    by = f" ({r.by_user} here by you)" if r.by_user else ""
     return [
         f"[{c.number}] {r.title or r.doc_id} ({r.doc_id}){' — ' + r.source if r.source else ''}",
-        f"  under Claim {'A' if c.side == 'pro' else 'B'}: {c.claim}",
+        f"  under Claim {'A' if c.side == 'pro' else 'B'}{by}: {c.claim}",
         f"  perspective: {c.perspective}",
         f"  quote: “{r.quote}”",
         f"  {check}; retrieval score {r.retrieval_score:.3f}{stance}",

@@ -328,3 +328,36 @@ def test_thread_lines_without_the_turns_they_follow() -> None:
         alone.split("\n\n")[2] == "- \\[1\\] A (a)\n  - quote: “x”\n- \\[2\\] B (b)\n  - quote: “y”"
     )
     assert "[^" not in alone and "### Balance" not in alone
+
+
+def corrected_turn() -> TurnResult:
+    """The example turn after three corrections by the user: a cited document moved
+    under the other claim, a "side unclear" one placed, and one taken out (issue 33)."""
+    from assistant.summarize.correct import apply_correction, make_correction
+
+    result = example_turn()
+    for doc_id, to in (("uniforms-02", "con"), ("uniforms-07", "pro"), ("uniforms-01", "out")):
+        fix = make_correction(result, doc_id, to, created="2025-06-02T09:16:00+00:00")
+        result = apply_correction(result, fix)
+    return result
+
+
+def test_corrected_turn_golden() -> None:
+    """A moved reference is marked "moved by you" with the model's own probabilities,
+    the documents taken out are listed, and so are the corrections."""
+    md = turn_to_markdown(corrected_turn(), created="2025-06-02T09:15:00+00:00")
+    check_golden("turn_corrected.md", md)
+    assert "*(moved by you)*" in md and "*(placed by you)*" in md
+    assert "Moved by you under the Against claim (the stance model: pro 0.89 · con 0.06" in md
+    assert "- Taken out by you: you said it argues neither claim (1):" in md
+    assert "Side unclear" not in md  # the one unclear document was placed
+
+
+def test_export_lists_no_side_apart_from_side_unclear_with_probabilities() -> None:
+    md = turn_to_markdown(example_turn())
+    no_side = md.index("- Takes no side: the stance model says it argues neither claim (1):")
+    unclear = md.index("- Side unclear: the stance model leans to a claim without the confidence")
+    assert no_side < unclear
+    assert "(`uniforms-14`): pro 0.10 · con 0.12 · neither 0.78" in md[no_side:unclear]
+    assert "(`uniforms-07`): pro 0.41 · con 0.33 · neither 0.26" in md[unclear:]
+    assert "Taken out by you" not in md and "Corrected by you" not in md

@@ -16,6 +16,7 @@ import pytest
 
 from assistant.errors import (
     IndexCorruptError,
+    IndexIncompleteError,
     IndexMismatchError,
     IndexNotFoundError,
     InputError,
@@ -226,8 +227,17 @@ def test_killed_build_resumes_without_duplicates_or_loss(tmp_path: Path, embedde
     assert proc.poll() is None, "build finished before it could be killed"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    with pytest.raises(IndexCorruptError, match="incomplete"):
+    with pytest.raises(IndexIncompleteError, match="incomplete") as err:
         Index.open(tmp_path / "idx", "r")
+    assert "damaged" not in str(err.value)
+    assert err.value.hint == f"resume it with `sphere index build r {src.resolve()}`"
+    # marked in the list, with the command, and in the hint of a name that is not there
+    listed = _cli("index", "list", env=env)
+    out, _ = listed.communicate(timeout=120)
+    assert f"r  (incomplete: resume with `sphere index build r {src.resolve()}`)" in out.decode()
+    with pytest.raises(IndexNotFoundError, match="no index") as missing:
+        Index.open(tmp_path / "idx", "nope")
+    assert "available: r (incomplete)" in str(missing.value.hint)
     report = build_index(tmp_path / "idx", "r", [src], embedder, BuildOptions())
     assert report.resumed and report.documents == 600
     assert report.documents_added < 600  # work committed before the kill was kept

@@ -11,12 +11,18 @@ from pathlib import Path
 from assistant.commands.index_cmd import _BuildProgress
 
 
-def test_bar_waits_for_the_first_event() -> None:
+def test_bar_waits_for_the_first_event(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("assistant.progress_bar.bars_wanted", lambda: True)
     with _BuildProgress(True) as bar:
         assert bar.progress is None
         bar.update("start", {"files": 2})
         assert bar.progress is not None
-        bar.update("file", {})
+        bar.update("file_start", {"path": "/x/big.txt", "total": 100})
+        bar.update("file_progress", {"path": "/x/big.txt", "bytes": 50, "total": 100,
+                                     "part": 1, "passages": 7})  # fmt: skip
+        assert bar.big is not None
+        bar.update("file", {"path": "/x/big.txt"})
+        assert bar.big is None
     with _BuildProgress(False) as quiet:
         quiet.update("start", {"files": 2})
         assert quiet.progress is None
@@ -36,3 +42,27 @@ def test_missing_path_prints_the_error_without_a_bar(tmp_path: Path) -> None:
     assert "path does not exist" in r.stderr
     assert "indexing" not in r.stdout + r.stderr
     assert not (tmp_path / "idx" / "x").exists()
+
+
+def test_without_a_terminal_stages_are_plain_lines(capsys) -> None:  # type: ignore[no-untyped-def]
+    """stderr redirected (as under pytest): no bar, one line per stage, and inside a
+    large file a line at most every 30 s (the first one at once)."""
+    with _BuildProgress(True) as bar:
+        bar.update("start", {"files": 3, "bytes": 52_000_000, "unchanged": 0})
+        bar.update("batch", {"documents": 2, "passages": 2})
+        bar.update("file", {"path": "/x/a.txt"})
+        bar.update("file_start", {"path": "/x/big.txt", "total": 50_000_000})
+        for i in range(1, 6):
+            where = {"path": "/x/big.txt", "bytes": i * 500_000, "total": 50_000_000}
+            bar.update("file_progress", {**where, "part": i, "passages": i * 10})
+        bar.update("file", {"path": "/x/big.txt"})
+        bar.update("finalize", {})
+        assert bar.progress is None
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "indexing: 3 files to read (52.0 MB), 0 unchanged",
+        "reading /x/big.txt (50.0 MB) in parts",
+        "reading /x/big.txt (50.0 MB) in parts: 0.5 of 50.0 MB, 10 passages",
+        "indexing: 2 documents, 2 passages",
+        "writing FAISS + BM25: 2 documents, 2 passages",
+    ]

@@ -41,9 +41,11 @@ def test_every_package_is_listed_for_the_wheel() -> None:
     assert listed - on_disk == {"assistant.prompts"}
     data = setuptools["package-data"]
     assert {"stance/weights/*.safetensors", "stance/weights/*.json"} <= set(data["assistant"])
-    assert {"understand/weights/*.safetensors", "understand/weights/*.json"} <= set(
-        data["assistant"]
-    )
+    assert {
+        "understand/weights/*.safetensors",
+        "understand/weights/*.json",
+        "understand/words/*.yaml",  # the vocabulary, the claim builder's words included
+    } <= set(data["assistant"])
     assert data["assistant.prompts"] == ["*.yaml"]
 
 

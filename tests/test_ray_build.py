@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 from assistant.config import load_settings
-from assistant.errors import IndexCorruptError, InputError
+from assistant.errors import IndexIncompleteError, InputError
 from assistant.index import BuildOptions, Index, build_index
 
 ray = pytest.importorskip("ray")
@@ -246,7 +246,7 @@ def test_killed_driver_resumes(cluster: str, local_build, tmp_path: Path) -> Non
     assert proc.poll() is None, f"build ended before the kill: {proc.stderr.read().decode()[-800:]}"  # type: ignore[union-attr]
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    with pytest.raises(IndexCorruptError, match="incomplete"):
+    with pytest.raises(IndexIncompleteError, match="incomplete"):
         Index.open(tmp_path / "idx", "d")
     # resumed on the cluster again: committed documents are kept, the rest added once
     from assistant.index.distributed import RayEmbedder

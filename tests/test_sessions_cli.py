@@ -173,3 +173,88 @@ def test_export_unwritable_file(
         assert code == 2 and "cannot write" in err
     finally:
         locked.chmod(0o700)
+
+
+# --------------------------------------------------------------------------- corrections
+
+
+def test_show_lists_no_side_apart_from_side_unclear(
+    filled: dict[str, int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["sessions", "show", str(filled["old"])], capsys)
+    assert code == 0
+    no_side = out.index("Takes no side (1): the stance model says it argues neither claim")
+    unclear = out.index("Side unclear (1): the stance model leans to a claim without")
+    assert no_side < unclear
+    assert "    pro 0.10 · con 0.12 · neither 0.78 — Questions and answers" in out[no_side:unclear]
+    assert "pro 0.41 · con 0.33 · neither 0.26 — What a head teacher learned" in out[unclear:]
+    assert "(uniforms-07)" in out[unclear:]
+    code, out, _ = run(["sessions", "show", str(filled["old"]), "--json"], capsys)
+    apart = json.loads(out)["turns"][0]["result"]["documents_apart"]
+    assert [(d["doc_id"], d["group"], d["p"]) for d in apart] == [
+        ("uniforms-14", "no_side", [0.1, 0.12, 0.78]),
+        ("uniforms-07", "unclear", [0.41, 0.33, 0.26]),
+    ]
+    assert apart[1]["title"] == "What a head teacher learned from ten years of uniforms"
+
+
+def test_correct_moves_a_document_and_the_log_keeps_it(
+    filled: dict[str, int], db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sid = str(filled["new"])
+    code, out, err = run(["sessions", "correct", sid, "2", "uniforms-02", "--to", "con"], capsys)
+    assert (code, err) == (0, "")
+    assert "Turn 2 of session" in out and "you moved uniforms-02" in out
+    assert "under the Against claim (it was under the For claim)" in out
+    assert "the stance model had said: pro 0.89 · con 0.06 · neither 0.05" in out
+    assert "balance now: For 1 documents, Against 2 documents; lopsidedness 0.33" in out
+    code, out, _ = run(["sessions", "correct", sid, "2", "uniforms-07", "--to", "out"], capsys)
+    assert code == 0 and "took uniforms-07" in out
+    with SessionStore(db) as s:
+        turns = s.turns(filled["new"])
+        assert turns[0].result.corrections == []  # only the turn named was corrected
+        fixes = turns[1].result.corrections
+        assert [(c.doc_id, c.was, c.to, c.p) for c in fixes] == [
+            ("uniforms-02", "pro", "con", [0.89, 0.06, 0.05]),
+            ("uniforms-07", "unclear", "out", [0.41, 0.33, 0.26]),
+        ]
+        assert fixes[0].question == "Does it reduce sick days?"
+    # sessions show and the export show them
+    code, out, _ = run(["sessions", "show", sid], capsys)
+    assert "[uniforms-02 (moved by you)]" in out and "Taken out by you (1)" in out
+    assert "you took uniforms-07" in out
+    code, out, _ = run(["export", sid], capsys)
+    assert "*(moved by you)*" in out and "Moved by you under the Against claim" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["999", "1", "uniforms-02", "--to", "con"], 6, "no session with id 999"),
+        (["{new}", "3", "uniforms-02", "--to", "con"], 2, "has no turn 3 (1–2)"),
+        (["{new}", "0", "uniforms-02", "--to", "con"], 2, "has no turn 0"),
+        (["{new}", "1", "uniforms-99", "--to", "con"], 2, "'uniforms-99' is not in this answer"),
+        (
+            ["{new}", "1", "uniforms-02", "--to", "pro"],
+            2,
+            "'uniforms-02' is already under the For claim",
+        ),
+        (["{new}", "1", "uniforms-02", "--to", "left"], 2, "'left' is not one of"),
+        (["{new}", "1", "uniforms-02"], 2, "Missing option '--to'"),
+    ],
+)
+def test_correct_bad_input_is_a_clear_error(
+    filled: dict[str, int],
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    code: int,
+    message: str,
+) -> None:
+    argv = ["sessions", "correct", *(a.format(new=filled["new"]) for a in args)]
+    got, out, err = run(argv, capsys)
+    assert got == code and message in err
+    assert "Traceback" not in out + err
+    if "is not in this answer" in message:  # says which documents there are
+        assert "uniforms-09 (con)" in err and "uniforms-07 (unclear)" in err
+    with SessionStore(Path(os.environ["SPHERE_SESSION_DB"])) as s:
+        assert s.all_corrections() == []

@@ -18,7 +18,7 @@ from textual.widgets import Input, ListView, TextArea
 
 from assistant.errors import ModelError
 from assistant.models import NO_EVIDENCE, Reference
-from assistant.ui.app import SphereApp, passage_from_hits
+from assistant.ui.app import SphereApp
 from assistant.ui.components.answer_view import CitationMarker, ClaimColumn
 from assistant.ui.components.chat_input import ChatInput
 from assistant.ui.components.evidence_pane import EvidencePane
@@ -26,6 +26,7 @@ from assistant.ui.components.lookup_view import LookupTable, LookupView
 from assistant.ui.components.progress_panel import ProgressPanel
 from assistant.ui.components.sessions_sidebar import SessionItem, SessionsSidebar
 from assistant.ui.components.turn_view import TurnView
+from assistant.ui.evidence import passage_from_hits
 from assistant.ui.screens.help_screen import HelpScreen
 from assistant.ui.screens.index_picker import IndexPickerScreen
 from assistant.ui.screens.plan_editor import PlanEditorScreen
@@ -719,6 +720,17 @@ def test_help_screen_f1_and_question_mark(tmp_path: Path) -> None:
     run(app, flow)
 
 
+def _palette_shows(app: SphereApp, title: str) -> bool:
+    """The command palette lists ``title`` first (its search runs in the background)."""
+    from textual.command import CommandList
+
+    try:
+        options = app.screen.query_one(CommandList)
+    except Exception:
+        return False
+    return options.option_count > 0 and title in str(options.get_option_at_index(0).prompt)
+
+
 def test_command_palette_has_sphere_commands(tmp_path: Path) -> None:
     app = build_app(tmp_path)
 
@@ -737,7 +749,7 @@ def test_command_palette_has_sphere_commands(tmp_path: Path) -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"toggle sessions")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: _palette_shows(app, "Toggle sessions sidebar"))
         await pilot.press("enter")
         await pilot.pause()
         assert app.query_one(SessionsSidebar).has_class("-open")

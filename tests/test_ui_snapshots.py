@@ -238,3 +238,37 @@ def test_snapshot_follow_up_diff(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_side_unclear_document(snap_compare: Any, tmp_path: Path) -> None:
+    """A "side unclear" document opened from under the answer: why, its probabilities,
+    its passage, and the keys that place it."""
+    from assistant.ui.components.answer_view import DocumentMarker
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _answered(pilot)
+        unclear = next(m for m in pilot.app.query(DocumentMarker) if m.document.group == "unclear")
+        unclear.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+    assert snap_compare(_app(tmp_path), terminal_size=(140, 36), run_before=run_before)
+
+
+def test_snapshot_moved_by_you(snap_compare: Any, tmp_path: Path) -> None:
+    """A citation moved under the other claim with ``m``: the answer and its balance
+    drawn again, the pane on the moved reference with the model's own judgment."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _answered(pilot)
+        pilot.app.query(CitationMarker).first().focus()
+        await pilot.press("enter", "m")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        pilot.app.clear_notifications()  # the "Corrected" toast times out: not stable
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+    assert snap_compare(_app(tmp_path), terminal_size=(140, 36), run_before=run_before)

@@ -103,8 +103,8 @@ def test_factual_question_keeps_without() -> None:
     [
         (
             "Does Homework Help or Hinder Learning?",
-            "Homework Helps Learning.",
-            "Homework Hinders Learning.",
+            "Homework helps learning.",  # Title Case put in sentence case
+            "Homework hinders learning.",
         ),
         (
             "Should Christopher Columbus be honored or renounced?",
@@ -163,12 +163,24 @@ def test_a_topic_set_before_its_question_is_the_subject(question: str, pro: str,
 
 
 def test_claims_fallbacks() -> None:
-    assert make_claims("Why do people like jazz so much, honestly?", "two_sided")[0].startswith(
-        "We support the claim that"
+    # a why-question: the statement it takes for granted, never PerSphere's template
+    assert make_claims("Why do people like jazz so much, honestly?", "two_sided") == (
+        "People like jazz so much, honestly.",
+        "People do not like jazz so much, honestly.",
+    )
+    # a wh-question argued from both sides is about its subject
+    assert make_claims("What harm can homeopathy do?", "two_sided") == (
+        "Homeopathy is beneficial overall.",
+        "Homeopathy is harmful overall.",
+    )
+    # a question no rule reads keeps the never-wrong labelled form
+    assert make_claims("Who invented the lithium-ion battery?", "two_sided") == (
+        "For — Who invented the lithium-ion battery?",
+        "Against — Who invented the lithium-ion battery?",
     )
     assert make_claims("capital punishment", "two_sided") == (
-        "Arguments in favour of capital punishment.",
-        "Arguments against capital punishment.",
+        "Capital punishment is beneficial overall.",
+        "Capital punishment is harmful overall.",
     )
     assert negate_statement("Gambling must be banned") == "Gambling must not be banned"
     assert negate_statement("It can work") == "It cannot work"

@@ -138,10 +138,16 @@ def test_helpers() -> None:
 def test_a_one_sided_question_claims_its_cue_topic(question: str, root: str, side: str) -> None:
     """The PIR shapes cut the cue out of the question and left "What are the school
     uniforms?" as the root (claims "We support the claim that what are the …"): the topic
-    the cue scopes over is the root, without the sentence's question mark."""
+    the cue scopes over is the root, without the sentence's question mark, and its claims
+    are the noun phrase's two forms (words/claims.yaml)."""
     plan = parse_rules(question)
     assert (plan.intent, plan.target_side, plan.root_query) == ("one_sided", side, root)
-    assert plan.claims == (f"Arguments in favour of {root}.", f"Arguments against {root}.")
+    topic = root[0].upper() + root[1:]
+    verb = "are" if root.endswith("uniforms") else "is"
+    assert plan.claims == (
+        f"{topic} {verb} beneficial overall.",
+        f"{topic} {verb} harmful overall.",
+    )
 
 
 @pytest.mark.parametrize(
@@ -173,4 +179,5 @@ def test_a_verdict_after_just_is_an_option_not_a_source(title: str, second: str)
     also cut the second option out of the claims."""
     plan = parse_rules(title)
     assert not [c for c in plan.constraints if c.kind == "source"]
-    assert plan.intent == "two_sided" and second in plan.claims[1]
+    # (a title in Title Case is put in sentence case before its claims are made)
+    assert plan.intent == "two_sided" and second.lower() in plan.claims[1].lower()

@@ -191,6 +191,7 @@ def example_turn(
         support=0.93,
         verified=True,
         check="quote",
+        stance=0.91,
     )
     ref_for2 = Reference(
         doc_id="uniforms-01",
@@ -203,6 +204,7 @@ def example_turn(
         support=0.88,
         verified=True,
         check="quote",
+        stance=0.84,
     )
     ref_against = Reference(
         doc_id="uniforms-09",
@@ -216,6 +218,7 @@ def example_turn(
         support=0.41,
         verified=False,
         check="similarity",
+        stance=0.67,
     )
     summary = Summary(
         question=question,
@@ -251,7 +254,18 @@ def example_turn(
                 SideBalance("con", 1, 1, 0.64, 1),
             ],
             lopsidedness=0.33,
-            unused_doc_ids=["uniforms-15", "uniforms-14"],
+            unused_doc_ids=["uniforms-15"],
+            # the stance model: uniforms-14 (an explainer) takes no side, uniforms-07
+            # leans to the For claim without the confidence it needs
+            no_side_doc_ids=["uniforms-14"],
+            unclear_doc_ids=["uniforms-07"],
+            stance_p={
+                "uniforms-02": [0.89, 0.06, 0.05],
+                "uniforms-01": [0.8, 0.12, 0.08],
+                "uniforms-09": [0.22, 0.67, 0.11],
+                "uniforms-07": [0.41, 0.33, 0.26],
+                "uniforms-14": [0.1, 0.12, 0.78],
+            },
         ),
         method="deterministic",
         notes=["The index has few documents against this claim."],
@@ -282,6 +296,25 @@ def example_turn(
                 "Open Learning Library (explainer)",
                 scores={"dense": 0.52},
             ),
+            DocumentHit(
+                "uniforms-07",
+                0.5,
+                4,
+                "What a head teacher learned from ten years of uniforms",
+                "Teachers' Gazette",
+                scores={"dense": 0.5},
+                passages=[
+                    PassageHit(
+                        70,
+                        "uniforms-07",
+                        0.5,
+                        "When our school brought in a uniform, mornings got calmer. Some "
+                        "families still found the blazer hard to afford.",
+                        0,
+                        117,
+                    )
+                ],
+            ),
         ],
         "con": [
             DocumentHit(
@@ -291,6 +324,18 @@ def example_turn(
                 ref_against.title,
                 ref_against.source,
                 scores={"dense": 0.64, "pap_plus": 0.58},
+                passages=[
+                    PassageHit(
+                        42,
+                        "uniforms-09",
+                        0.64,
+                        "# Prices rise\n- two to three times more [^1] on `compulsory` items | "
+                        "see table. Families pay for the brand, not the cloth.",
+                        120,
+                        234,
+                        3,
+                    )
+                ],
             ),
             DocumentHit(
                 "uniforms-14",
@@ -322,6 +367,7 @@ def example_turn(
             "path": "SmolLM2-135M-Instruct.Q4_1.gguf",
             "sha256": "0f3c",
             "embedder": "all-MiniLM-L6-v2",
+            "stance": {"sha256": "5e1a"},
         },
         retrieval={"mode": "sphere", "k": 10, "pap_alpha": 1.0, "aspect_aggregator": "amean"},
     )

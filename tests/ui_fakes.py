@@ -15,13 +15,16 @@ from typing import Any
 from assistant.errors import CancelledError, IndexNotFoundError
 from assistant.models import (
     NO_EVIDENCE,
+    AnswerRow,
     Aspect,
     AspectMatch,
     BalanceReport,
     ClaimSummary,
     Constraint,
+    Correction,
     Document,
     DocumentHit,
+    FactualAnswer,
     Lookup,
     LookupRow,
     PassageHit,
@@ -52,6 +55,14 @@ PASSAGES = {
         "Several countries reach high coverage without mandates, relying on free access "
         "and reminders instead of penalties."
     ),
+    51: (
+        "Attendance dipped among exempted children in districts with strict mandates, "
+        "though the effect faded after a year."
+    ),
+    61: (
+        "The first school vaccination laws date from the 1850s, when Massachusetts "
+        "required smallpox vaccination for pupils."
+    ),
 }
 DOCS = {
     "d1": Document(
@@ -66,9 +77,25 @@ DOCS = {
     "d4": Document(
         "d4", "Coverage without compulsion", "", "policy institute", "corpus/voluntary.txt"
     ),
+    "d5": Document(
+        "d5", "Exemptions and school attendance", "", "Education Review", "corpus/attendance.txt"
+    ),
+    "d6": Document(
+        "d6", "A history of school vaccination laws", "", "Library of Medicine", "corpus/laws.txt"
+    ),
 }
-PASSAGE_DOC = {11: "d1", 12: "d2", 21: "d3", 22: "d4"}
-PAGES = {11: 3, 12: None, 21: None, 22: None}
+PASSAGE_DOC = {11: "d1", 12: "d2", 21: "d3", 22: "d4", 51: "d5", 61: "d6"}
+PAGES = {11: 3, 12: None, 21: None, 22: None, 51: None, 61: None}
+# the stance model's (P(pro), P(con), P(neither)) for each summarized document: d5 leans
+# to the pro claim without the confidence it needs (side unclear), d6 takes no side
+STANCE_P = {
+    "d1": [0.91, 0.05, 0.04],
+    "d2": [0.86, 0.06, 0.08],
+    "d3": [0.12, 0.78, 0.1],
+    "d4": [0.2, 0.64, 0.16],
+    "d5": [0.44, 0.38, 0.18],
+    "d6": [0.08, 0.07, 0.85],
+}
 
 
 def _ref(pid: int, quote: str, *, verified: bool = True, support: float = 0.9) -> Reference:
@@ -89,6 +116,7 @@ def _ref(pid: int, quote: str, *, verified: bool = True, support: float = 0.9) -
         support=support,
         verified=verified,
         check="quote" if verified else "similarity",
+        stance=max(STANCE_P[doc.doc_id][:2]),
     )
 
 
@@ -145,7 +173,7 @@ def sample_result(
             ),
         ]
     hits: dict[str, list[DocumentHit]] = {"pro": [], "con": []}
-    for side, pids in (("pro", (11, 12)), ("con", (21, 22))):
+    for side, pids in (("pro", (11, 12, 51)), ("con", (21, 22, 61))):
         for rank, pid in enumerate(pids, 1):
             doc = DOCS[PASSAGE_DOC[pid]]
             hits[side].append(
@@ -172,6 +200,9 @@ def sample_result(
             ),
         ],
         lopsidedness=1.0 if empty_con else 0.05,
+        no_side_doc_ids=["d6"],
+        unclear_doc_ids=["d5"],
+        stance_p={d: list(p) for d, p in STANCE_P.items()},
     )
     return TurnResult(
         question=question,
@@ -306,6 +337,52 @@ def sample_lookup_result(
     )
 
 
+FACTUAL_QUESTION = "What did school mandates do to measles vaccination coverage?"
+
+
+def sample_factual_result(
+    question: str = FACTUAL_QUESTION, plan: QueryPlan | None = None
+) -> TurnResult:
+    """A factual question answered: two passages, ranked, each with its sentence."""
+    plan = plan or QueryPlan(
+        question=question,
+        root_query=question,
+        perspectives=[QueryPerspective(question, role="interpretation")],
+        intent="factual",
+    )
+    rows, hits = [], []
+    for rank, pid in enumerate((11, 12), 1):
+        doc = DOCS[PASSAGE_DOC[pid]]
+        quote = PASSAGES[pid]
+        ref = _ref(pid, quote, support=round(0.7 - 0.1 * rank, 2))
+        ref.check = "question"
+        score = round(0.8 - 0.05 * rank, 2)
+        rows.append(AnswerRow(rank, doc.doc_id, doc.title, doc.source, doc.path, score, ref))
+        hits.append(
+            DocumentHit(
+                doc_id=doc.doc_id,
+                score=score,
+                rank=rank,
+                title=doc.title,
+                source=doc.source,
+                path=doc.path,
+                side="pro",
+                passages=[PassageHit(pid, doc.doc_id, score, quote, 0, len(quote))],
+            )
+        )
+    return TurnResult(
+        question=question,
+        plan=plan,
+        hits={"pro": hits, "con": []},
+        summary=Summary(question=question, claims=[]),
+        index="demo",
+        timings={"understand": 0.1, "retrieve": 0.3, "verify": 0.2},
+        model={"embedder": "fake"},
+        retrieval={"mode": "sphere", "k": 10},
+        answer=FactualAnswer(question, rows),
+    )
+
+
 class ScriptedPipeline:
     """Reports the stages of a pass and returns :func:`sample_result`.
 
@@ -321,12 +398,15 @@ class ScriptedPipeline:
         empty_con: bool = False,
         index_names: list[str] | None = None,
         lookup: bool = False,
+        factual: bool = False,
     ) -> None:
         self.gate = gate
         self.empty_con = empty_con
         self.calls: list[tuple[str, QueryPlan | None]] = []
         self.skips: list[dict[str, set[str]] | None] = []
         self.lookup = lookup  # answer every question with the sample lookup
+        # answer with the sample factual answer, unless the plan asks for both sides
+        self.factual = factual
         self.paused = threading.Event()  # set when run() is waiting at the gate
         self._index_names = index_names or ["demo", "papers"]
 
@@ -368,6 +448,8 @@ class ScriptedPipeline:
             report(p)
         if self.lookup:
             return sample_lookup_result(question, plan)
+        if self.factual and (plan is None or plan.intent == "factual"):
+            return sample_factual_result(question, plan)
         return sample_result(question, plan, empty_con=self.empty_con)
 
     def passage_text(self, passage_id: int) -> str:
@@ -422,6 +504,7 @@ class MemoryStore:
 
     sessions: dict[int, FakeSessionInfo] = field(default_factory=dict)
     stored: dict[int, list[FakeStoredTurn]] = field(default_factory=dict)
+    corrections: list[tuple[int, Correction]] = field(default_factory=list)
     _next_turn: int = 1
     _tick: int = 0
 
@@ -469,6 +552,18 @@ class MemoryStore:
 
     def turns(self, session_id: int) -> list[FakeStoredTurn]:
         return list(self.stored[session_id])
+
+    def add_correction(self, turn_id: int, correction: Correction) -> TurnResult:
+        """As the real log: the turn's answer stored corrected, the correction kept."""
+        from assistant.summarize.correct import apply_correction
+
+        for turns in self.stored.values():
+            for t in turns:
+                if t.id == turn_id:
+                    t.result = apply_correction(t.result, correction)
+                    self.corrections.append((turn_id, correction))
+                    return t.result
+        raise KeyError(turn_id)
 
     def search(self, query: str) -> list[FakeSearchHit]:
         q = query.casefold()

@@ -491,15 +491,19 @@ def _describe(folder: Path, n: int) -> dict[str, Any]:
 
 
 class _ScaleProgress:
-    """Progress bar with ETA for the ingest of a scale index; stage messages on stderr."""
+    """Progress of the ingest of a scale index on stderr: a bar with ETA on a terminal,
+    else plain lines (a stage a line, a count at most every 30 s); stage messages."""
 
     def __init__(self, show: bool) -> None:
+        from assistant.progress_bar import PlainLines, bars_wanted
+
         self.show = show
         self.progress: Any = None
         self.task: Any = None
+        self.plain = PlainLines() if show and not bars_wanted() else None
 
     def __enter__(self) -> _ScaleProgress:
-        if self.show:
+        if self.show and self.plain is None:
             from assistant.progress_bar import eta_bar
 
             self.progress = eta_bar("M/N")
@@ -508,6 +512,13 @@ class _ScaleProgress:
         return self
 
     def update(self, stage: str, done: int, total: int) -> None:
+        if self.plain is not None:
+            if stage == "ingest":
+                self.plain.stage("writing passages")
+                self.plain.tick(f"{done:,}/{total:,}", force=done >= total)
+            else:
+                self.plain.stage("training + filling FAISS, BM25")
+            return
         if not self.progress:
             return
         if stage == "ingest":
@@ -516,7 +527,9 @@ class _ScaleProgress:
             self.progress.update(self.task, description="training + filling FAISS, BM25")
 
     def say(self, msg: str) -> None:
-        if self.progress:
+        if self.plain is not None:
+            self.plain.line(f"… {msg}")
+        elif self.progress:
             self.progress.console.print(f"… {msg}")
 
     def __exit__(self, *exc: object) -> None:

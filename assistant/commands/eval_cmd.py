@@ -25,7 +25,11 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("assistant.commands.eval_stance", "stance_command"),
     ("assistant.commands.eval_demo", "demo_command"),
     ("assistant.commands.eval_understand", "understand_command"),
+    ("assistant.commands.eval_claims", "claims_command"),
     ("assistant.commands.eval_conversation", "conversation_command"),
+    ("assistant.commands.eval_ingest", "html_command"),
+    ("assistant.commands.eval_ingest", "sentences_command"),
+    ("assistant.commands.eval_real", "real_command"),
 ]
 
 

@@ -16,6 +16,7 @@ from assistant.eval.stance import (
     Case,
     _method,
     claim_margin_probs,
+    correction_cases,
     detect_kind,
     evaluate,
     perspectrum_cases,
@@ -28,9 +29,14 @@ from assistant.eval.stance import (
 @click.option(
     "--data",
     "data",
-    required=True,
     type=click.Path(path_type=Path),
-    help="PerSphere data.jsonl, Perspectrum claims JSON, or a stance JSONL",
+    help="PerSphere data.jsonl, Perspectrum claims JSON, a stance JSONL, or a session log",
+)
+@click.option(
+    "--corrections",
+    "corrections",
+    type=click.Path(path_type=Path),
+    help="a session log (sessions.db): score the user's corrections of sides",
 )
 @click.option("--corpus", type=click.Path(path_type=Path), help="PerSphere doc_new.jsonl")
 @click.option("--pool", type=click.Path(path_type=Path), help="Perspectrum perspective pool")
@@ -52,7 +58,8 @@ from assistant.eval.stance import (
 @pass_ctx
 def stance_command(
     ctx: Context,
-    data: Path,
+    data: Path | None,
+    corrections: Path | None,
     corpus: Path | None,
     pool: Path | None,
     split: str,
@@ -60,10 +67,22 @@ def stance_command(
     no_baseline: bool,
     as_json: bool,
 ) -> None:
-    """Side accuracy of the stance model (PerSphere, Perspectrum or a stance JSONL)."""
+    """Side accuracy of the stance model (PerSphere, Perspectrum, a stance JSONL, or the
+    corrections in a session log)."""
     from assistant.stance.model import StanceModel, shared_model
 
-    kind = detect_kind(data)
+    if (data is None) == (corrections is None):
+        raise InputError(
+            "give one of --data FILE and --corrections sessions.db",
+            hint="--data takes PerSphere, Perspectrum, stance JSONL or a session log",
+        )
+    if corrections is not None:
+        data, kind = corrections, "corrections"
+    else:
+        assert data is not None
+        kind = detect_kind(data)
+    if kind == "corrections":  # read before loading models: a bad log fails fast
+        fixed = correction_cases(data)
     models: dict[str, Any] = {"sphere": shared_model()}
     for spec in candidates:
         name, sep, path = spec.partition("=")
@@ -87,6 +106,9 @@ def stance_command(
     elif kind == "perspectrum":
         result = evaluate({"": perspectrum_cases(data, pool)}, methods, main_task="test")
         main = "test"
+    elif kind == "corrections":
+        result = evaluate({"": fixed}, methods)
+        main = None
     else:
         sets = {"": stance_cases(data, split)}
         own = stance_cases(data, split, own_claims=True)

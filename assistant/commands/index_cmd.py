@@ -150,15 +150,33 @@ def _print_report(report: Any) -> None:
             click.echo(f"  … and {len(report.skipped) - 50} more (see `sphere index info`)")
 
 
+def _mb(n: float) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def _read_so_far(data: dict[str, Any]) -> str:
+    """'12.5 of 50.0 MB, 3,200 passages' (no total for a .gz)."""
+    total = data["total"]
+    amount = f"{data['bytes'] / 1e6:.1f} of {_mb(total)}" if total else _mb(data["bytes"])
+    return f"{amount}, {data['passages']:,} passages"
+
+
 class _BuildProgress:
-    """A rich progress bar fed by the builder's events: files, passages, docs/s."""
+    """The builder's events on stderr: a rich bar on a terminal (files, passages,
+    docs/s, and a second bar in bytes for a large file read in parts), else one
+    plain line per stage and a line at most every 30 s inside a large file."""
 
     def __init__(self, show: bool) -> None:
+        from assistant.progress_bar import PlainLines, bars_wanted
+
         self.show = show
+        self.bars = show and bars_wanted()
+        self.plain = PlainLines() if show and not self.bars else None
         self.t0 = time.perf_counter()
         self.docs = 0
         self.passages = 0
         self.progress: Any = None
+        self.big: Any = None  # the bar of the large file being read
 
     def __enter__(self) -> _BuildProgress:
         return self
@@ -168,27 +186,72 @@ class _BuildProgress:
         missing path, no indexable files) prints its error without an empty bar."""
         from assistant.progress_bar import eta_bar
 
-        self.progress = eta_bar("{task.completed}/{task.total} files", "{task.fields[stats]}")
+        # the count is a field, not {task.completed}: a large file's bar counts bytes
+        self.progress = eta_bar("{task.fields[count]}", "{task.fields[stats]}")
         self.progress.start()
-        self.task = self.progress.add_task("indexing", total=None, stats="")
+        self.task = self.progress.add_task("indexing", total=None, stats="", count="")
+        self.files = 0
+        self.total_files = 0
 
     def update(self, event: str, data: dict[str, Any]) -> None:
-        if not self.show:
-            return
+        if event == "batch":
+            self.docs += data["documents"]
+            self.passages += data["passages"]
+        if self.plain is not None:
+            self._line(event, data)
+        elif self.bars:
+            self._bar(event, data)
+
+    def _line(self, event: str, data: dict[str, Any]) -> None:
+        assert self.plain is not None
+        if event == "start":
+            self.plain.stage(
+                "indexing",
+                f"{data['files']} files to read ({_mb(data['bytes'])}), "
+                f"{data['unchanged']} unchanged",
+            )
+        elif event == "file_start":
+            total = data["total"]
+            size = f" ({_mb(total)})" if total else ""
+            self.plain.stage(f"reading {data['path']}{size} in parts")
+        elif event == "file_progress":
+            self.plain.tick(_read_so_far(data))
+        elif event == "file" and self.plain._stage.startswith("reading "):
+            self.plain.stage("indexing", f"{self.docs:,} documents, {self.passages:,} passages")
+        elif event == "finalize":
+            self.plain.stage(
+                "writing FAISS + BM25", f"{self.docs:,} documents, {self.passages:,} passages"
+            )
+
+    def _bar(self, event: str, data: dict[str, Any]) -> None:
         if self.progress is None:
             self._start()
         if event == "start":
+            self.total_files = data["files"]
             self.progress.update(self.task, total=data["files"])
-        elif event == "batch":
-            self.docs += data["documents"]
-            self.passages += data["passages"]
         elif event == "file":
+            self.files += 1
             self.progress.advance(self.task)
+            if self.big is not None and data["path"] == self.progress.tasks[self.big].fields.get(
+                "path"
+            ):
+                self.progress.remove_task(self.big)
+                self.big = None
+        elif event == "file_start":
+            name = data["path"].rsplit("/", 1)[-1]
+            self.big = self.progress.add_task(
+                name[:40], total=data["total"], stats="", count="", path=data["path"]
+            )
+        elif event == "file_progress" and self.big is not None:
+            completed = data["bytes"] if data["total"] else None
+            self.progress.update(self.big, completed=completed, stats=_read_so_far(data))
         elif event == "finalize":
             self.progress.update(self.task, description="writing FAISS + BM25")
         rate = self.docs / max(time.perf_counter() - self.t0, 1e-9)
         self.progress.update(
-            self.task, stats=f"{self.docs} docs, {self.passages} passages, {rate:.1f} docs/s"
+            self.task,
+            count=f"{self.files}/{self.total_files} files",
+            stats=f"{self.docs} docs, {self.passages} passages, {rate:.1f} docs/s",
         )
 
     def __exit__(self, *exc: object) -> None:
@@ -200,20 +263,33 @@ class _BuildProgress:
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def list_cmd(ctx: Context, as_json: bool) -> None:
-    """List the indexes in the index folder."""
-    from assistant.index.store import list_indexes
+    """List the indexes in the index folder; an unfinished build is marked, with the
+    command that resumes it."""
+    from assistant.index.store import index_state, list_indexes, resume_command
 
-    names = list_indexes(ctx.settings.index_dir)
+    index_dir = ctx.settings.index_dir
+    rows = []
+    for n in list_indexes(index_dir):
+        state = index_state(index_dir, n)
+        row = {"name": n, "state": state}
+        if state == "incomplete":
+            row["resume"] = resume_command(index_dir, n)
+        rows.append(row)
     if as_json:
-        click.echo(json.dumps(names))
+        click.echo(json.dumps(rows, indent=2))
         return
-    if not names:
+    if not rows:
         click.echo(
-            f"No indexes in {ctx.settings.index_dir}. Build one with "
+            f"No indexes in {index_dir}. Build one with "
             "`sphere index build NAME PATH…`, or the demo index with `sphere index demo`."
         )
-    for n in names:
-        click.echo(n)
+    for r in rows:
+        if r["state"] == "clean":
+            click.echo(r["name"])
+        elif r["state"] == "incomplete":
+            click.echo(f"{r['name']}  (incomplete: resume with `{r['resume']}`)")
+        else:
+            click.echo(f"{r['name']}  ({r['state']})")
 
 
 @index_group.command("info")

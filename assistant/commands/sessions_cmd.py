@@ -1,4 +1,9 @@
-"""``sphere sessions list|show|delete|search``: the session log from the command line."""
+"""``sphere sessions list|show|delete|search|correct``: the session log from the command line.
+
+``correct SESSION TURN DOC --to pro|con|out`` is the app's side correction (the
+evidence pane's m, x, a, b) for people who do not use the app: TURN is the turn's
+place in the session as ``sessions show`` and the app number it.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ import click
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import InputError
 from assistant.store import SNIPPET_MARKS, SessionStore
+
+CLAIM_LABELS = {"pro": "the For claim", "con": "the Against claim"}  # as `sessions show`
 
 
 def open_store(ctx: Context) -> SessionStore:
@@ -71,6 +78,7 @@ def list_command(ctx: Context, as_json: bool) -> None:
 def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
     """Show one session as a thread: each question with its two claims (or ranked list,
     or the answer from the log), a follow-up with the turn it follows and what it changed."""
+    from assistant.commands.ask_cmd import turn_json
     from assistant.export import follow_changes
 
     with open_store(ctx) as store:
@@ -84,7 +92,7 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
                 "created": t.created,
                 "status": t.status,
                 "follows": t.result.plan.follows,  # the turn id it edits (None: a new topic)
-                "result": t.result.to_dict(),
+                "result": turn_json(t.result),
             }
             for t in turns
         ]
@@ -119,20 +127,45 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
             click.echo("  A (from the session log, no new search):")
             for line in t.result.reply.splitlines():
                 click.echo(f"    {line}".rstrip())
+        answer = t.result.answer
+        if answer is not None:
+            click.echo("  A factual question, not a debate: the passages that answer it")
+        for a_row in answer.rows if answer is not None else []:
+            quote = a_row.reference.quote if a_row.reference else "(no text)"
+            click.echo(
+                f"  {a_row.rank:>2}. {_one_line(a_row.title or a_row.doc_id, 60)} [{a_row.doc_id}]"
+            )
+            click.echo(f"      {_one_line(quote, 90)}")
         lookup = t.result.lookup
         for row in lookup.rows if lookup is not None else []:
             marks = " ".join(("✓ " if m.met else "✗ ") + m.aspect for m in row.aspects)
             click.echo(f"  {row.rank:>2}. {_one_line(row.title or row.doc_id, 60)} [{row.doc_id}]")
             if marks:
                 click.echo(f"      {_one_line(marks, 90)}")
-        for claim in t.result.summary.claims:
-            label = "For" if claim.side == "pro" else "Against"
-            click.echo(f"  {label}: {_one_line(claim.claim, 90)}")
-            for p in claim.perspectives:
-                refs = ", ".join(r.doc_id for r in p.references)
-                click.echo(f"    - {_one_line(p.text, 90)}" + (f" [{refs}]" if refs else ""))
-            if claim.note:
-                click.echo(f"    ({claim.note})")
+        _show_claims(t.result)
+
+
+def _show_claims(result: Any) -> None:
+    """A turn's claims with their perspectives and cited documents (those the user moved
+    or placed marked so), the documents kept apart, and the corrections made."""
+    from assistant.commands.ask_cmd import render_apart
+    from assistant.summarize.correct import correction_text
+
+    for claim in result.summary.claims:
+        label = "For" if claim.side == "pro" else "Against"
+        click.echo(f"  {label}: {_one_line(claim.claim, 90)}")
+        for p in claim.perspectives:
+            refs = ", ".join(
+                r.doc_id + (f" ({r.by_user} by you)" if r.by_user else "") for r in p.references
+            )
+            click.echo(f"    - {_one_line(p.text, 90)}" + (f" [{refs}]" if refs else ""))
+        if claim.note:
+            click.echo(f"    ({claim.note})")
+    if result.summary.claims:
+        for line in render_apart(result):
+            click.echo(line)
+    for c in result.corrections:
+        click.echo(f"  you {correction_text(c, CLAIM_LABELS)}")
 
 
 @sessions_group.command("delete")
@@ -173,3 +206,63 @@ def search_command(ctx: Context, query: str, as_json: bool, limit: int) -> None:
         snippet = h.snippet.replace(SNIPPET_MARKS[0], "*").replace(SNIPPET_MARKS[1], "*")
         click.echo(f"session {h.session_id} · turn {h.turn_id} · {_one_line(h.question, 80)}")
         click.echo(f"    {_one_line(snippet, 100)}")
+
+
+@sessions_group.command("correct")
+@click.argument("session_id", type=int)
+@click.argument("turn", type=int)
+@click.argument("doc_id")
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    type=click.Choice(["pro", "con", "out"]),
+    help="pro: under the For claim (A); con: under the Against claim (B); out: out of the answer",
+)
+@pass_ctx
+def correct_command(ctx: Context, session_id: int, turn: int, doc_id: str, to: str) -> None:
+    """Correct a document's side in an answer: move DOC_ID of turn TURN (its place in
+    session SESSION_ID, as `sphere sessions show` numbers turns) under a claim or out.
+
+    The answer's balance is counted again and the session log keeps the correction,
+    with the stance model's own probabilities, as a labelled example
+    (`sphere eval stance --corrections`)."""
+    from assistant.summarize.balance import probabilities_text
+    from assistant.summarize.correct import correctable, correction_text, make_correction
+
+    with open_store(ctx) as store:
+        turns = store.turns(session_id)
+        if not 1 <= turn <= len(turns):
+            which = f"1–{len(turns)}" if turns else "it has none"
+            raise InputError(
+                f"session {session_id} has no turn {turn} ({which})",
+                hint=f"TURN is a turn's place in the session, as `sphere sessions show "
+                f"{session_id}` numbers them",
+            )
+        stored = turns[turn - 1]
+        try:
+            corr = make_correction(stored.result, doc_id, to, claims=CLAIM_LABELS)
+        except InputError as exc:
+            places = correctable(stored.result) if stored.result.summary.claims else {}
+            hint = exc.hint
+            if places and doc_id not in places:
+                hint = "documents of this answer: " + ", ".join(
+                    f"{d} ({p.replace('_', ' ')})" for d, p in places.items()
+                )
+            raise InputError(
+                f"turn {turn} of session {session_id}: {exc.message}", hint=hint
+            ) from None
+        after = store.add_correction(stored.id, corr)
+    said = probabilities_text(corr.p)
+    click.echo(f"Turn {turn} of session {session_id}: you {correction_text(corr, CLAIM_LABELS)}.")
+    click.echo(
+        f"  the stance model had said: {said}"
+        if said
+        else "  (the stance model's judgment of it was not recorded)"
+    )
+    b = after.summary.balance
+    counts = ", ".join(
+        f"{'For' if sb.side == 'pro' else 'Against'} {sb.documents_cited} documents"
+        for sb in b.sides
+    )
+    click.echo(f"  balance now: {counts}; lopsidedness {b.lopsidedness:.2f}")

@@ -56,6 +56,8 @@ def build_demo_index(
     from assistant.ingest.loaders import FieldMapping
 
     options = options_from_settings(settings, FieldMapping(**DEMO_FIELDS), rebuild=rebuild)
+    if name == DEMO_INDEX:
+        options.resume = "sphere index demo"
     return build_index(
         settings.index_dir,
         name,

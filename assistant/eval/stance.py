@@ -1,6 +1,6 @@
 """``sphere eval stance``: how often a text is placed under the claim it supports.
 
-``--data FILE`` is one of three kinds, told apart by content:
+``--data FILE`` is one of four kinds, told apart by content:
 
 * a **PerSphere** ``data.jsonl`` (with ``--corpus doc_new.jsonl``): every gold
   document of a question (``favor_ids`` under ``t1``, ``against_ids`` under
@@ -17,7 +17,14 @@
 * a **stance JSONL** in the shared format (``topic``, ``text``, ``label``):
   rows of ``--split`` (default ``test``), per source in ``tasks``; ``dev`` is
   the dev split training chose on (a source without one: the tenth of its
-  train groups training held out, :func:`~assistant.stance.corpus.split_rows`).
+  train groups training held out, :func:`~assistant.stance.corpus.split_rows`);
+* a **session log** (``sessions.db``, a SQLite file; or ``--corrections
+  PATH``): the user's corrections of sides (issue 33) as a labelled set. Each
+  corrected document is a case: the question and two claims the model read it
+  against, the passages it judged, and gold = the side the user chose ("out of
+  the answer" = neither); a document corrected twice in one turn counts once,
+  with the last correction. ``tasks`` are per where the answer had the document
+  (``from:pro``, ``from:unclear``, …).
 
 Methods:
 
@@ -77,13 +84,21 @@ class Case:
     gold: int
     task: str
     group: str  # texts judged together (a question's documents, a claim's perspectives)
+    # the passages to judge the text as (a corrected document: the ones the model judged);
+    # empty: the text is cut as the index would chunk it
+    passages: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------- data kinds
 
 
 def detect_kind(path: Path) -> str:
+    from assistant.store import SQLITE_MAGIC
+
     try:
+        with path.open("rb") as raw:
+            if raw.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
+                return "corrections"
         with path.open(encoding="utf-8") as fh:
             head = fh.read(4096)
     except FileNotFoundError:
@@ -190,6 +205,43 @@ def stance_cases(data: Path, split: str, *, own_claims: bool = False) -> list[Ca
     return cases
 
 
+def correction_cases(path: Path) -> list[Case]:
+    """The corrections in a session log as cases (see the module docstring)."""
+    from assistant.store import SessionStore
+
+    if not path.is_file():
+        raise InputError(
+            f"session log not found: {path}",
+            hint="pass the sessions.db the app writes (`sphere config show` names it)",
+        )
+    with SessionStore(path) as store:
+        found = store.all_corrections()
+    last = {(turn_id, c.doc_id): (turn_id, c) for turn_id, c in found}
+    cases = []
+    for turn_id, c in last.values():
+        passages = tuple(t for t in c.passages if t.strip()) or tuple(c.quotes)
+        if not passages:  # nothing recorded that the model could read
+            continue
+        cases.append(
+            Case(
+                c.question,
+                c.claims,
+                "\n\n".join(passages),
+                c.label,
+                f"from:{c.was or 'unknown'}",
+                f"turn:{turn_id}",
+                passages,
+            )
+        )
+    if not cases:
+        raise DataError(
+            f"{path} holds no corrections with text to judge",
+            hint="correct a side in the app (m, x, a, b in the evidence pane) or with "
+            "`sphere sessions correct SESSION TURN DOC --to pro|con|out`",
+        )
+    return cases
+
+
 # --------------------------------------------------------------------------- methods
 
 
@@ -224,9 +276,10 @@ def model_probs(model: Any, cases: Sequence[Case], *, whole: bool) -> np.ndarray
     """(n, 3) side probabilities (A, B, neither) of the stance model for every case.
 
     A case's text is cut into the passages an index would hold (the product's
-    chunker at its default size) and judged as the product judges a document
-    (:meth:`StanceModel.judge_documents`); with ``whole``, the text is one passage
-    (up to the model's ``max_len`` tokens, its middle cut when longer).
+    chunker at its default size), or taken as the passages it records (a
+    correction: those the model judged), and judged as the product judges a
+    document (:meth:`StanceModel.judge_documents`); with ``whole``, the text is
+    one passage (up to the model's ``max_len`` tokens, its middle cut when longer).
     """
     from assistant.ingest.chunk import chunk_text
 
@@ -238,7 +291,12 @@ def model_probs(model: Any, cases: Sequence[Case], *, whole: bool) -> np.ndarray
         docs = []
         for i in idx:
             text = cases[i].text
-            docs.append([text] if whole else [text[s:e] for s, e in chunk_text(text)] or [text])
+            if whole:
+                docs.append([text])
+            elif cases[i].passages:
+                docs.append(list(cases[i].passages))
+            else:
+                docs.append([text[s:e] for s, e in chunk_text(text)] or [text])
         judged = model.judge_documents(question, claims, docs)
         for i, j in zip(idx, judged, strict=True):
             out[i] = j.side.p
@@ -316,6 +374,3 @@ def _prefixed(key: str, m: dict[str, float]) -> dict[str, float]:
     if not key:
         return m
     return {(f"{k}_{key}" if k != "n" else f"n_{key}"): v for k, v in m.items()}
-
-
-# --------------------------------------------------------------------------- command

@@ -19,6 +19,7 @@ import os
 import shutil
 import sqlite3
 import time
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,8 @@ from assistant.index.meta import MetaStore, is_storage_error
 from assistant.index.store import index_path
 from assistant.ingest.attributes import document_attributes
 from assistant.ingest.chunk import DEFAULT_MAX_WORDS, DEFAULT_OVERLAP_WORDS, chunk_document
-from assistant.ingest.loaders import FieldMapping, Skipped, load_file, walk_paths
+from assistant.ingest.loaders import FieldMapping, Skipped, load_file, too_large, walk_paths
+from assistant.ingest.stream import PART_CHARS, StreamSkip, iter_parts, stream_format, text_size
 from assistant.models import Document, Passage
 
 BuildProgress = Callable[[str, dict[str, Any]], None]
@@ -57,6 +59,11 @@ class BuildOptions:
     mapping: FieldMapping = field(default_factory=FieldMapping)
     rebuild: bool = False
     max_file_bytes: int = 200 * 1024 * 1024
+    #: a plain-text file over this many bytes is read and committed in parts of this size
+    part_chars: int = PART_CHARS
+    #: the command that resumes this build when it is not ``sphere index build NAME
+    #: ARGS`` (the demo's: ``sphere index demo``); the index layer knows no demo
+    resume: str = ""
 
 
 def options_from_settings(
@@ -83,6 +90,7 @@ def options_from_settings(
         mapping=mapping or FieldMapping(),
         rebuild=rebuild,
         batch_passages=batch_passages,
+        max_file_bytes=int(s.index.max_file_mb * 1024 * 1024),
     )
 
 
@@ -190,7 +198,9 @@ def build_index(
                 if child.name != ".lock":
                     shutil.rmtree(child) if child.is_dir() else child.unlink()
         with _locked(folder):
-            return _build(folder, files, skipped, embedder, options, progress)
+            return _build(
+                folder, files, skipped, embedder, options, progress, _build_args(paths, options)
+            )
     except OSError as exc:
         raise _write_error(exc, folder) from None
     except sqlite3.OperationalError as exc:
@@ -201,6 +211,17 @@ def build_index(
         if "write" not in str(exc).lower() and "space" not in str(exc).lower():
             raise
         raise _write_error(exc, folder) from None
+
+
+def _build_args(paths: Sequence[str | Path], options: BuildOptions) -> list[str]:
+    """The paths and field options of this build: what resumes it (``sphere index list``)."""
+    args = [str(Path(p).expanduser().resolve()) for p in paths]
+    m = options.mapping
+    flags = [("--id-field", m.id_field), ("--text-field", m.text_field),
+             ("--title-field", m.title_field), ("--source-field", m.source_field)]  # fmt: skip
+    args += [x for flag, value in flags if value for x in (flag, value)]
+    args += [x for f in m.meta_fields for x in ("--meta-field", f)]
+    return args
 
 
 def _check_compat(meta: MetaStore, embedder: Embedder, options: BuildOptions) -> bool:
@@ -239,6 +260,7 @@ def _build(
     embedder: Embedder,
     options: BuildOptions,
     progress: BuildProgress | None,
+    args: list[str],
 ) -> BuildReport:
     t0 = time.perf_counter()
     report = BuildReport(name=folder.name, files_seen=len(files))
@@ -251,6 +273,9 @@ def _build(
             report.resumed = True
         meta.truncate_orphans()
         meta.set_info("state", "building")
+        meta.set_info("build_args", json.dumps(args))
+        if options.resume:
+            meta.set_info("resume", options.resume)
         known = meta.file_rows()
         current = {str(f) for f in files}
 
@@ -285,6 +310,8 @@ def _build(
                 report.documents_removed += meta.delete_file(str(f))
             todo.append((f, sha, st.st_size, st.st_mtime, False))
 
+        # the small files of a folder do not wait behind a large one (stable: walk order)
+        todo.sort(key=lambda t: text_size(t[0], t[2]) > options.part_chars)
         total_bytes = sum(t[2] for t in todo)
         emit(
             "start", {"files": len(todo), "bytes": total_bytes, "unchanged": report.files_unchanged}
@@ -345,40 +372,34 @@ def _build(
             for f, sha, size, mtime, resume in todo:
                 # recorded as incomplete first, so a kill mid-file is resumed next time
                 meta.upsert_file(str(f), sha, size, mtime, complete=False)
-                result = load_file(
-                    f, mapping=options.mapping, max_file_bytes=options.max_file_bytes
-                )
-                report.skipped.extend(result.skipped)
-                report.notes.extend(result.notes)
                 done_ids = meta.doc_ids_of_file(str(f)) if resume else set()
-                clash = meta.existing_doc_files(d.doc_id for d in result.documents)
-                for doc in result.documents:
-                    if doc.doc_id in done_ids:
-                        continue
-                    other = clash.get(doc.doc_id) or inflight_docs.get(doc.doc_id)
-                    if other is not None and other != str(f):
-                        report.skipped.append(
-                            Skipped(
-                                str(f), f"document id '{doc.doc_id}' already indexed from {other}"
+                file_passages = 0
+                for docs, pages, where in _file_sources(f, size, options, report, emit):
+                    clash = meta.existing_doc_files(d.doc_id for d in docs)
+                    for doc in docs:
+                        if doc.doc_id in done_ids:
+                            continue
+                        other = clash.get(doc.doc_id) or inflight_docs.get(doc.doc_id)
+                        if other is not None and other != str(f):
+                            report.skipped.append(
+                                Skipped(
+                                    str(f),
+                                    f"document id '{doc.doc_id}' already indexed from {other}",
+                                )
                             )
-                        )
-                        continue
-                    doc.attrs = document_attributes(doc.text, doc.meta)
-                    doc.language = doc.attrs.get("language", "")
-                    passages = chunk_document(
-                        doc.doc_id,
-                        doc.text,
-                        max_words=options.max_words,
-                        overlap_words=options.overlap_words,
-                        pages=result.pages.get(doc.doc_id),
-                    )
-                    if not passages:
-                        report.skipped.append(Skipped(doc.path or str(f), "no text to index"))
-                        continue
-                    pending.append((str(f), doc, passages))
-                    pending_passages += len(passages)
-                    if pending_passages >= batch_passages:
+                            continue
+                        passages = _prepare(doc, pages.get(doc.doc_id), options)
+                        if not passages:
+                            report.skipped.append(Skipped(doc.path or str(f), "no text to index"))
+                            continue
+                        pending.append((str(f), doc, passages))
+                        pending_passages += len(passages)
+                        file_passages += len(passages)
+                        if pending_passages >= batch_passages:
+                            flush()
+                    if where is not None:  # a part of a large file: committed on its own
                         flush()
+                        emit("file_progress", {**where, "passages": file_passages})
                 flush()  # a file is complete only once all its documents are committed
                 inflight.append(("file", str(f), sha, size, mtime))
                 drain(queue.depth)
@@ -411,6 +432,57 @@ def _build(
         meta.close()
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _prepare(
+    doc: Document, pages: list[tuple[int, int]] | None, options: BuildOptions
+) -> list[Passage]:
+    """Attributes and passages of one document about to be embedded."""
+    doc.attrs = document_attributes(doc.text, doc.meta)
+    doc.language = doc.attrs.get("language", "")
+    return chunk_document(
+        doc.doc_id,
+        doc.text,
+        max_words=options.max_words,
+        overlap_words=options.overlap_words,
+        pages=pages,
+    )
+
+
+_Source = tuple[list[Document], dict[str, list[tuple[int, int]]], dict[str, Any] | None]
+
+
+def _file_sources(
+    f: Path, size: int, options: BuildOptions, report: BuildReport, emit: BuildProgress
+) -> Iterator[_Source]:
+    """The documents of one file: all at once, or part by part for a large text file
+    (with where reading got: ``{"path", "bytes", "total", "part"}``)."""
+    size = text_size(f, size)
+    fmt = stream_format(f, size, options.part_chars)
+    if fmt is None:
+        result = load_file(f, mapping=options.mapping, max_file_bytes=options.max_file_bytes)
+        report.skipped.extend(result.skipped)
+        report.notes.extend(result.notes)
+        yield result.documents, result.pages, None
+        return
+    if size > options.max_file_bytes:
+        report.skipped.append(Skipped(str(f), too_large(size, options.max_file_bytes)))
+        return
+    emit("file_start", {"path": str(f), "total": size})
+    try:
+        for part in iter_parts(f, fmt=fmt, part_chars=options.part_chars):
+            if part.bytes_read > options.max_file_bytes:  # a .gz that recorded less
+                what = "decompressed file"
+                report.skipped.append(
+                    Skipped(str(f), too_large(part.bytes_read, options.max_file_bytes, what))
+                )
+                return
+            where = {"path": str(f), "bytes": part.bytes_read, "total": size, "part": part.number}
+            yield [part.document], {}, where
+    except StreamSkip as exc:
+        report.skipped.append(Skipped(str(f), str(exc)))
+    except (OSError, EOFError, zlib.error) as exc:
+        report.skipped.append(Skipped(str(f), f"cannot read file ({exc})"))
 
 
 RAY_BATCH = 256  # at most this many passages in one Ray task

@@ -18,7 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from assistant.errors import IndexCorruptError, IndexMismatchError, IndexNotFoundError, InputError
+from assistant.errors import (
+    IndexCorruptError,
+    IndexIncompleteError,
+    IndexMismatchError,
+    IndexNotFoundError,
+    InputError,
+)
 from assistant.index.meta import MetaStore
 from assistant.models import Document, Passage
 
@@ -44,6 +50,64 @@ def list_indexes(index_dir: Path) -> list[str]:
     return sorted(
         p.name for p in Path(index_dir).iterdir() if p.is_dir() and (p / "meta.sqlite").exists()
     )
+
+
+def index_state(index_dir: Path, name: str) -> str:
+    """'clean', 'incomplete' (a build was interrupted), 'building' (one runs now) or
+    'unreadable'."""
+    import fcntl
+    import sqlite3
+
+    folder = index_path(index_dir, name)
+    try:
+        db = sqlite3.connect(f"file:{folder / 'meta.sqlite'}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM info WHERE key='state'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        return "unreadable"
+    if row is not None and row[0] == "clean":
+        return "clean"
+    try:
+        with open(folder / ".lock", "a") as fh:
+            fcntl.flock(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return "building"
+    except OSError:
+        pass
+    return "incomplete"
+
+
+def resume_command(index_dir: Path, name: str) -> str:
+    """The command that resumes an interrupted build of ``name``, as it was given."""
+    import shlex
+
+    try:
+        meta = MetaStore(index_path(index_dir, name), readonly=True)
+        try:
+            recorded = meta.get_info("resume")
+            if recorded:
+                return recorded
+            args = json.loads(meta.get_info("build_args") or "[]")
+        finally:
+            meta.close()
+    except Exception:
+        args = []
+    return (
+        shlex.join(["sphere", "index", "build", name, *args])
+        if args
+        else (f"sphere index build {name} PATH…")
+    )
+
+
+def describe_indexes(index_dir: Path) -> list[str]:
+    """Index names for a list or a hint, an unfinished one marked: 'notes (incomplete)'."""
+    out = []
+    for n in list_indexes(index_dir):
+        state = index_state(index_dir, n)
+        out.append(n if state == "clean" else f"{n} ({state})")
+    return out
 
 
 def remove_index(index_dir: Path, name: str) -> None:
@@ -116,19 +180,27 @@ class Index:
             have = list_indexes(index_dir)
             how = f"build it with `sphere index build {name} PATH…`"
             how += "" if have else ", or try the demo index: `sphere index demo`"
+            shown = describe_indexes(index_dir)
             raise IndexNotFoundError(
                 f"no index named '{name}' in {index_dir}",
-                hint=(f"available: {', '.join(have)}; " if have else "") + how,
+                hint=(f"available: {', '.join(shown)}; " if have else "") + how,
                 index_name=name,
-                available=have,
+                available=shown,
             )
         meta = MetaStore(folder, readonly=True)
         state = meta.get_info("state")
         if state != "clean":
+            n_docs, _ = meta.counts()
             meta.close()
-            raise IndexCorruptError(
-                f"index '{name}' is incomplete (a build did not finish)",
-                hint=f"run `sphere index build {name} PATH…` again to resume it",
+            if index_state(index_dir, name) == "building":
+                raise IndexIncompleteError(
+                    f"index '{name}' is being built ({n_docs} documents so far)",
+                    hint="wait for the build to finish",
+                )
+            raise IndexIncompleteError(
+                f"index '{name}' is incomplete: a build of it was interrupted "
+                f"({n_docs} documents kept)",
+                hint=f"resume it with `{resume_command(index_dir, name)}`",
             )
         built_with = meta.get_info("embedder") or ""
         if embedder_name is not None and built_with != embedder_name:

@@ -5,9 +5,13 @@ where ``source`` is the document text (for PDFs, the text of one page is
 chunked at a time and offsets are relative to the whole document text, whose
 pages are joined by a blank line). Passages are packed from sentences up to
 ``max_words`` words; consecutive passages share up to ``overlap_words`` words
-(whole sentences) of context. A sentence longer than ``max_words`` is cut at
-word boundaries, and a "word" longer than ``max_chars`` (a 10 MB line with no
-spaces) is cut into pieces, so no passage is unbounded.
+(whole sentences) of context. Sentences are those of
+:mod:`assistant.ingest.sentences`, the ones the quote finder uses, so a passage
+starts and ends on a sentence boundary. The one exception: a sentence longer
+than ``max_words`` is cut at word boundaries into pieces of ``max_words``
+words (a passage then starts or ends inside it), and a "word" longer than
+``max_chars`` (a 10 MB line with no spaces) is cut into pieces, so no passage
+is unbounded.
 """
 
 from __future__ import annotations
@@ -15,13 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from assistant.ingest.sentences import iter_sentence_spans
 from assistant.models import Passage
 
 _WORD = re.compile(r"\S+")
-# a sentence ends at . ! ? (optionally followed by quotes/brackets) before space,
-# or at a blank line
-_SENT_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s)")
-_PARA_BREAK = re.compile(r"\s*\n\s*\n")
 MAX_WORD_CHARS = 400
 # Passage size: 200 words fills the bundled encoder's 256-token window (all-MiniLM-L6-v2
 # reads 1.22 word pieces per English word; 0.5 % of PerSphere's 200-word passages run
@@ -45,21 +46,12 @@ def _word_spans(text: str, lo: int, hi: int, max_chars: int) -> list[tuple[int, 
 
 
 def _sentences(text: str, lo: int, hi: int, max_chars: int) -> list[list[tuple[int, int]]]:
-    """Word spans of [lo, hi) grouped into sentences."""
-    words = _word_spans(text, lo, hi, max_chars)
-    if not words:
-        return []
-    ends = {m.end() for m in _SENT_END.finditer(text, lo, hi)}
-    ends.update(m.start() for m in _PARA_BREAK.finditer(text, lo, hi))
+    """Word spans of [lo, hi) grouped into sentences (:mod:`assistant.ingest.sentences`)."""
     sentences: list[list[tuple[int, int]]] = []
-    current: list[tuple[int, int]] = []
-    for s, e in words:
-        current.append((s, e))
-        if e in ends:
-            sentences.append(current)
-            current = []
-    if current:
-        sentences.append(current)
+    for s, e in iter_sentence_spans(text, lo, hi):
+        words = _word_spans(text, s, e, max_chars)
+        if words:
+            sentences.append(words)
     return sentences
 
 

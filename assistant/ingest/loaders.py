@@ -1,6 +1,9 @@
 """Loaders per format: a file becomes documents, or a reason it was skipped.
 
-Files (``.txt``, ``.md``, ``.html``/``.htm``, ``.pdf``) give one document each;
+Files (``.txt``, ``.md``, ``.html``/``.htm``, ``.pdf``, and files with no
+extension whose content is text) give one document each, and so does a
+``.gz`` of any of them, read by its inner name (``README.gz``, ``x.html.gz``);
+a large plain-text file is read in parts instead (:mod:`assistant.ingest.stream`);
 record files (``.jsonl``, ``.json``, ``.csv``) give one document per record with
 a field mapping, so benchmark files such as PerSphere's ``doc_new.jsonl``
 (``{"id", "content"}``) ingest directly. Nothing here raises for a bad file:
@@ -11,14 +14,17 @@ from __future__ import annotations
 
 import codecs
 import csv
+import gzip
 import io
 import json
 import re
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from assistant.ingest.reflow import reflow
 from assistant.models import Document
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".rst"}
@@ -65,20 +71,49 @@ class LoadResult:
     notes: list[str] = field(default_factory=list)
 
 
+def inner_suffix(path: Path) -> str:
+    """The suffix that says how to read ``path``: ``x.html.gz`` -> ``.html``, ``README`` -> ''."""
+    suffix = path.suffix.lower()
+    if suffix == ".gz":
+        return Path(path.stem).suffix.lower()
+    return suffix
+
+
+def _why_not_indexable(path: Path) -> str | None:
+    """None when ``path`` is a file Sphere reads, else the reason it is skipped."""
+    suffix = inner_suffix(path)
+    if suffix in SUPPORTED:
+        return None
+    if suffix == "" or (path.suffix.lower() == ".gz" and _has_no_suffix(Path(path.stem))):
+        kind = sniff(path)
+        return None if kind else "no extension and not text"
+    shown = path.suffix if path.suffix.lower() != ".gz" else "".join(path.suffixes[-2:])
+    return f"unsupported file type '{shown or '(none)'}'"
+
+
+def _has_no_suffix(path: Path) -> bool:
+    return path.suffix == ""
+
+
 def walk_paths(paths: Sequence[str | Path]) -> tuple[list[Path], list[Skipped]]:
     """Expand folders recursively into supported files (sorted), listing others."""
     files: list[Path] = []
     skipped: list[Skipped] = []
+
+    def consider(f: Path) -> None:
+        why = _why_not_indexable(f)
+        if why is None:
+            files.append(f.resolve())
+        else:
+            skipped.append(Skipped(str(f), why))
+
     for raw in paths:
         p = Path(raw).expanduser()
         if not p.exists():
             skipped.append(Skipped(str(raw), "path does not exist"))
             continue
         if p.is_file():
-            if p.suffix.lower() in SUPPORTED:
-                files.append(p.resolve())
-            else:
-                skipped.append(Skipped(str(p), f"unsupported file type '{p.suffix or '(none)'}'"))
+            consider(p)
             continue
         for child in sorted(p.rglob("*")):
             if any(part.startswith(".") for part in child.relative_to(p).parts):
@@ -86,16 +121,43 @@ def walk_paths(paths: Sequence[str | Path]) -> tuple[list[Path], list[Skipped]]:
             if child.is_symlink() and not child.exists():
                 skipped.append(Skipped(str(child), "broken symbolic link"))
             elif child.is_file():
-                if child.suffix.lower() in SUPPORTED:
-                    files.append(child.resolve())
-                else:
-                    skipped.append(
-                        Skipped(str(child), f"unsupported file type '{child.suffix or '(none)'}'")
-                    )
+                consider(child)
     # de-duplicate while keeping order (a file given twice, or inside a given folder)
     seen: set[Path] = set()
     unique = [f for f in files if not (f in seen or seen.add(f))]  # type: ignore[func-returns-value]
     return unique, skipped
+
+
+SNIFF_BYTES = 8192
+
+
+def open_bytes(path: Path) -> BinaryIO:
+    """``path`` opened for reading bytes, through gzip for a ``.gz``."""
+    if path.suffix.lower() == ".gz":
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb")
+
+
+def sniff_bytes(head: bytes) -> str | None:
+    """'pdf', 'html' or 'txt' by content, None for binary data."""
+    if head.startswith(b"%PDF"):
+        return "pdf"
+    if _looks_binary(head):
+        return None
+    start = head.lstrip()[:200].lower()
+    if start.startswith((b"<!doctype html", b"<html")) or b"<html" in start:
+        return "html"
+    return "txt"
+
+
+def sniff(path: Path) -> str | None:
+    """What a file without an extension holds ('pdf', 'html', 'txt'), None if binary."""
+    try:
+        with open_bytes(path) as fh:
+            head = fh.read(SNIFF_BYTES)
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error):
+        return None
+    return sniff_bytes(head) if head.strip() else "txt"
 
 
 def _cp1252_fallback(err: UnicodeError) -> tuple[str, int]:
@@ -164,64 +226,6 @@ def _title_from_text(text: str, fallback: str) -> str:
         if line:
             return line[:120]
     return fallback
-
-
-def _html_to_text(html: str) -> tuple[str, str]:
-    from selectolax.lexbor import LexborHTMLParser as HTMLParser
-
-    tree = HTMLParser(html)
-    title_node = tree.css_first("title")
-    title = title_node.text(strip=True) if title_node else ""
-    for tag in ("script", "style", "noscript", "template", "svg"):
-        for node in tree.css(tag):
-            node.decompose()
-    body = tree.body or tree.root
-    if body is None:
-        return title, ""
-    # block elements become paragraph breaks so sentences do not run together
-    text = body.text(separator="\n", strip=False)
-    text = re.sub(r"[ \t\f\v]+", " ", text)
-    text = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", text)
-    lines = [ln.strip() for ln in text.split("\n")]
-    return title, "\n".join(lines).strip()
-
-
-def _load_pdf(path: Path, data: bytes) -> tuple[str, list[tuple[int, int]], str]:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
-    try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            try:
-                ok = bool(reader.decrypt(""))
-            except Exception:
-                ok = False
-            if not ok:
-                raise _Skip("password-protected PDF (remove the password to index it)")
-        parts: list[str] = []
-        pages: list[tuple[int, int]] = []
-        pos = 0
-        for page in reader.pages:
-            t = clean_text(page.extract_text() or "").strip()
-            if parts:
-                pos += 2  # the "\n\n" joining pages
-            pages.append((pos, pos + len(t)))
-            parts.append(t)
-            pos += len(t)
-        title = ""
-        try:
-            meta = reader.metadata
-            title = str(meta.title) if meta and meta.title else ""
-        except Exception:
-            title = ""
-        return "\n\n".join(parts), pages, title
-    except _Skip:
-        raise
-    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise _Skip(f"unreadable PDF ({type(exc).__name__}: {str(exc)[:80]})") from None
-    except Exception as exc:  # pypdf raises many things on damaged files
-        raise _Skip(f"unreadable PDF ({type(exc).__name__}: {str(exc)[:80]})") from None
 
 
 class _Skip(Exception):
@@ -299,6 +303,47 @@ def _is_json_lines(text: str) -> bool:
     return "\n" in text.strip()
 
 
+def too_large(size: int, limit: int, what: str = "file") -> str:
+    """The skip reason of a file over the size limit, naming the setting that raises it."""
+    return (
+        f"{what} too large ({size / 1e6:.0f} MB > {limit / 1e6:.0f} MB limit; "
+        "raise index.max_file_mb in config.yaml to index it)"
+    )
+
+
+def _read(path: Path, max_file_bytes: int) -> bytes:
+    """The file's bytes (decompressed for ``.gz``); raises _Skip over the limit."""
+    size = path.stat().st_size
+    if size > max_file_bytes:
+        raise _Skip(too_large(size, max_file_bytes))
+    if path.suffix.lower() != ".gz":
+        return path.read_bytes()
+    try:
+        with open_bytes(path) as fh:
+            data = fh.read(max_file_bytes + 1)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise _Skip(f"damaged gzip file ({exc})") from None
+    if len(data) > max_file_bytes:
+        raise _Skip(too_large(len(data), max_file_bytes, "decompressed file"))
+    return data
+
+
+def file_kind(path: Path, head: bytes) -> str:
+    """How to read a file: 'pdf', 'html', 'records', 'md' or 'txt' ('' = binary)."""
+    suffix = inner_suffix(path)
+    if suffix in PDF_SUFFIXES:
+        return "pdf"
+    if suffix in HTML_SUFFIXES:
+        return "html"
+    if suffix in RECORD_SUFFIXES:
+        return "records"
+    if suffix in (".md", ".markdown"):
+        return "md"
+    if suffix in TEXT_SUFFIXES:
+        return "txt"
+    return sniff_bytes(head) or ""
+
+
 def load_file(
     path: Path,
     *,
@@ -313,55 +358,12 @@ def load_file(
     name = str(path)
     try:
         if data is None:
-            size = path.stat().st_size
-            if size > max_file_bytes:
-                result.skipped.append(
-                    Skipped(
-                        name,
-                        f"file too large ({size / 1e6:.0f} MB > "
-                        f"{max_file_bytes / 1e6:.0f} MB limit)",
-                    )
-                )
-                return result
-            data = path.read_bytes()
+            data = _read(path, max_file_bytes)
+        if not data.strip():
+            raise _Skip("empty file")
+        _load_bytes(path, data, mapping, max_record_chars, result)
     except OSError as exc:
         result.skipped.append(Skipped(name, f"cannot read file ({exc.strerror or exc})"))
-        return result
-    if not data.strip():
-        result.skipped.append(Skipped(name, "empty file"))
-        return result
-    suffix = path.suffix.lower()
-    try:
-        if suffix in PDF_SUFFIXES:
-            if not data.startswith(b"%PDF"):
-                raise _Skip("not a PDF file (no %PDF header)")
-            text, pages, title = _load_pdf(path, data)
-            if not text.strip():
-                raise _Skip("PDF has no extractable text (scanned images?)")
-            doc = _file_document(path, text, fmt="pdf", title=title)
-            result.documents.append(doc)
-            result.pages[doc.doc_id] = pages
-            return result
-        if _looks_binary(data[:8192]):
-            raise _Skip("binary file, not text")
-        text, note = decode_bytes(data)
-        if note:
-            result.notes.append(f"{name}: {note}")
-        text = clean_text(text)
-        if suffix in HTML_SUFFIXES:
-            title, body = _html_to_text(text)
-            if not body.strip():
-                raise _Skip("HTML has no text")
-            result.documents.append(_file_document(path, body, fmt="html", title=title))
-        elif suffix in RECORD_SUFFIXES:
-            _load_records(path, text, mapping, max_record_chars, result)
-            if not result.documents and not result.skipped:
-                raise _Skip("no records found")
-        else:
-            if not text.strip():
-                raise _Skip("file has only whitespace")
-            fmt = "md" if suffix in (".md", ".markdown") else "txt"
-            result.documents.append(_file_document(path, text, fmt=fmt))
     except _Skip as skip:
         result.documents.clear()
         result.skipped.append(Skipped(name, str(skip)))
@@ -371,10 +373,52 @@ def load_file(
     return result
 
 
+def _load_bytes(
+    path: Path, data: bytes, mapping: FieldMapping, max_record_chars: int, result: LoadResult
+) -> None:
+    kind = file_kind(path, data[:SNIFF_BYTES])
+    if kind == "pdf":
+        from assistant.ingest.pdf import PdfSkip, read_pdf
+
+        if not data.startswith(b"%PDF"):
+            raise _Skip("not a PDF file (no %PDF header)")
+        try:
+            text, pages, title = read_pdf(data, clean_text)
+        except PdfSkip as exc:
+            raise _Skip(str(exc)) from None
+        if not text.strip():
+            raise _Skip("PDF has no extractable text (scanned images?)")
+        doc = _file_document(path, text, fmt="pdf", title=title)
+        result.documents.append(doc)
+        result.pages[doc.doc_id] = pages
+        return
+    if not kind or _looks_binary(data[:SNIFF_BYTES]):
+        raise _Skip("binary file, not text")
+    text, note = decode_bytes(data)
+    if note:
+        result.notes.append(f"{path}: {note}")
+    text = clean_text(text)
+    if kind == "html":
+        from assistant.ingest.html import html_to_text
+
+        title, body = html_to_text(text)
+        if not body.strip():
+            raise _Skip("HTML has no text")
+        result.documents.append(_file_document(path, body, fmt="html", title=title))
+    elif kind == "records":
+        _load_records(path, text, mapping, max_record_chars, result)
+        if not result.documents and not result.skipped:
+            raise _Skip("no records found")
+    else:
+        if not text.strip():
+            raise _Skip("file has only whitespace")
+        result.documents.append(_file_document(path, reflow(text), fmt=kind))
+
+
 def _file_document(path: Path, text: str, *, fmt: str, title: str = "") -> Document:
     return Document(
         doc_id=str(path),
-        title=title.strip() or _title_from_text(text, path.stem),
+        title=title.strip() or _title_from_text(text, Path(path.stem).stem or path.name),
         text=text,
         source=str(path),
         path=str(path),

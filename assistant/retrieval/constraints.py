@@ -16,7 +16,7 @@ document-level dimensions — ``keyword``, ``language``, ``length``,
   index's document lengths) and ``source`` (a case-insensitive substring of the
   document's ``source`` field, url domain, path or title; a kind the parser names by
   an adjective, ``academic`` or ``government``, also by the words that mark it:
-  "journal", "university", ".edu" …, ``lexicon.SOURCE_KIND_MARKS``).
+  "journal", "university", ".edu" …, ``words/values.yaml``: ``source_kind_marks``).
 * **Soft** constraints re-weight: ``audience`` and ``format`` always (the
   reading-grade and line-shape heuristics behind them are too coarse to drop
   documents on), any other dimension when ``hard`` is false ("short pieces",

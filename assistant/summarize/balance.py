@@ -11,6 +11,11 @@ where n_side is the number of distinct documents cited under that side. It is
 lopsided about) and 1 when only one side has support. Documents, not
 perspectives, are counted, because a side can look balanced with many
 perspectives resting on one source.
+
+The documents the answer does not cite are kept apart by why: "takes no side"
+(the stance model says neither claim), "side unclear" (it leans to a claim
+without the confidence it needs), "taken out by you" (a correction,
+:mod:`assistant.summarize.correct`) and retrieved but not cited (the rest).
 """
 
 from __future__ import annotations
@@ -31,14 +36,17 @@ def balance_report(
     retrieved_doc_ids: Iterable[str],
     no_side: Iterable[str] = (),
     unclear: Iterable[str] = (),
-    stance: dict[str, tuple[float, float, float]] | None = None,
+    stance: dict[str, tuple[float, float, float]] | dict[str, list[float]] | None = None,
+    taken_out: Iterable[str] = (),
 ) -> BalanceReport:
     """Count what each side of ``summary`` rests on; list retrieved documents not used.
 
     ``no_side`` are the summarized documents the stance model says take neither
     claim's side, ``unclear`` those whose side it cannot tell with the confidence
-    it needs; both are counted apart, not as unused, with their probabilities
-    from ``stance`` (doc id -> (P(pro), P(con), P(neither))).
+    it needs, ``taken_out`` those the user took out of the answer; all are counted
+    apart, not as unused. ``stance`` (doc id -> (P(pro), P(con), P(neither))) is
+    kept for every judged document, cited or not, so that a correction can record
+    the model's own judgment of the document it corrects.
     """
     sides = []
     cited_all: set[str] = set()
@@ -61,9 +69,14 @@ def balance_report(
                 perspectives=sum(len(c.perspectives) for c in claims),
             )
         )
-    neither = [d for d in dict.fromkeys(no_side) if d not in cited_all]
-    unsure = [d for d in dict.fromkeys(unclear) if d not in cited_all and d not in neither]
-    apart = {*neither, *unsure}
+    removed = [d for d in dict.fromkeys(taken_out) if d not in cited_all]
+    neither = [d for d in dict.fromkeys(no_side) if d not in cited_all and d not in removed]
+    unsure = [
+        d
+        for d in dict.fromkeys(unclear)
+        if d not in cited_all and d not in neither and d not in removed
+    ]
+    apart = {*neither, *unsure, *removed}
     unused = [d for d in dict.fromkeys(retrieved_doc_ids) if d not in cited_all and d not in apart]
     judged = stance or {}
     return BalanceReport(
@@ -72,5 +85,14 @@ def balance_report(
         unused_doc_ids=unused,
         no_side_doc_ids=neither,
         unclear_doc_ids=unsure,
-        stance_p={d: [round(x, 4) for x in judged[d]] for d in (*neither, *unsure) if d in judged},
+        stance_p={d: [round(float(x), 4) for x in p] for d, p in judged.items()},
+        removed_doc_ids=removed,
     )
+
+
+def probabilities_text(p: list[float] | tuple[float, ...] | None) -> str:
+    """The stance model's three probabilities as shown everywhere:
+    ``"pro 0.41 · con 0.33 · neither 0.26"`` ("" when they were not recorded)."""
+    if not p or len(p) != 3:
+        return ""
+    return f"pro {p[0]:.2f} · con {p[1]:.2f} · neither {p[2]:.2f}"

@@ -8,16 +8,14 @@ from it is always an exact substring of ``Index.passage_text(passage_id)``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from assistant.models import DocumentHit, Passage, Side
 
-# a sentence ends at . ! ? (optionally closed by quotes/brackets) before whitespace,
-# or at a line break (lists and Q&A documents put one item per line)
-_SENT_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s)|\n")
 MIN_WORDS = 4
-MAX_SENTENCE_CHARS = 400
+# longer "sentences" are run-on text (a line with no full stop): 1,000 characters is
+# about 170 words, far past the stance model's sentence window
+MAX_SENTENCE_CHARS = 1000
 
 
 @dataclass
@@ -57,43 +55,48 @@ class SourceDoc:
 def sentence_spans(text: str, *, min_words: int = MIN_WORDS) -> list[tuple[int, int]]:
     """(start, end) of the sentences of ``text``, whitespace trimmed.
 
-    Fragments shorter than ``min_words`` words are joined to the next sentence
-    (a list heading such as "1." is not a perspective); a text with no full
-    sentence yields one span covering it. Very long sentences are kept whole
-    up to ``MAX_SENTENCE_CHARS`` and cut there at a space.
+    The sentences are the chunker's (:mod:`assistant.ingest.sentences`), so a
+    quote is a whole sentence of the document. A sentence shorter than
+    ``min_words`` words is joined to the next sentence of its line, or at the
+    line's end to the one before ("Short one. Do they help?" stays one unit);
+    a short line (a heading) stays alone, never glued to the next line. A
+    sentence over ``MAX_SENTENCE_CHARS`` (a run-on line with no full stop) is
+    cut there at a space: the one case a span is not a whole sentence.
     """
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    pending = None
-    for m in _SENT_END.finditer(text):
-        end = m.end()
-        s, e = _trim(text, pending if pending is not None else pos, end)
-        pos = end
-        if e <= s:
-            continue
-        if len(text[s:e].split()) < min_words:
-            pending = s
-            continue
-        pending = None
-        spans.append((s, e))
-    s, e = _trim(text, pending if pending is not None else pos, len(text))
-    if e > s and (len(text[s:e].split()) >= min_words or not spans):
-        spans.append((s, e))
-    out = []
-    for s, e in spans:
-        if e - s > MAX_SENTENCE_CHARS:
-            cut = text.rfind(" ", s, s + MAX_SENTENCE_CHARS)
-            e = cut if cut > s else s + MAX_SENTENCE_CHARS
-        out.append((s, e))
+    from assistant.ingest.sentences import iter_sentence_spans
+
+    lines: list[list[tuple[int, int]]] = []
+    for s, e in iter_sentence_spans(text):
+        if lines and "\n" not in text[lines[-1][-1][1] : s]:
+            lines[-1].append((s, e))
+        else:
+            lines.append([(s, e)])
+    out: list[tuple[int, int]] = []
+    for line in lines:
+        out.extend(_cut(text, s, e) for s, e in _join_short(text, line, min_words))
     return out
 
 
-def _trim(text: str, s: int, e: int) -> tuple[int, int]:
-    while s < e and text[s].isspace():
-        s += 1
-    while e > s and text[e - 1].isspace():
-        e -= 1
-    return s, e
+def _join_short(text: str, line: list[tuple[int, int]], min_words: int) -> list[tuple[int, int]]:
+    """Join each short sentence of one line to the next (the last one to the one before)."""
+    spans: list[tuple[int, int]] = []
+    open_short = False
+    for s, e in line:
+        if open_short:
+            s = spans.pop()[0]
+        spans.append((s, e))
+        open_short = len(text[s:e].split()) < min_words
+    if open_short and len(spans) > 1:
+        last = spans.pop()
+        spans[-1] = (spans[-1][0], last[1])
+    return spans
+
+
+def _cut(text: str, s: int, e: int) -> tuple[int, int]:
+    if e - s <= MAX_SENTENCE_CHARS:
+        return s, e
+    cut = text.rfind(" ", s, s + MAX_SENTENCE_CHARS)
+    return s, (cut if cut > s else s + MAX_SENTENCE_CHARS)
 
 
 def split_passages(doc_id: str, passages: list[Passage]) -> list[Sentence]:

@@ -31,22 +31,21 @@ from textual.widgets import Footer, Header, Input, Static
 
 from assistant.config import Settings
 from assistant.errors import CancelledError, SphereError
-from assistant.models import LookupRow, Progress, QueryPlan, Reference, Side, TurnResult
+from assistant.models import Progress, QueryPlan, Side, TurnResult
 from assistant.thread import next_step, reply_turn
-from assistant.ui.components.answer_view import CitationMarker
+from assistant.ui.components.answer_view import CitationMarker, DocumentMarker
 from assistant.ui.components.chat_input import ChatInput
 from assistant.ui.components.evidence_pane import EvidencePane
 from assistant.ui.components.lookup_view import LookupTable
 from assistant.ui.components.sessions_sidebar import SessionRow, SessionsSidebar
 from assistant.ui.components.turn_view import TurnView, error_text
-from assistant.ui.format import export_filename, format_when, reference_side, session_title
+from assistant.ui.evidence import (
+    CORRECTION_ACTIONS,
+    EvidenceActions,
+)
+from assistant.ui.format import export_filename, format_when, session_title
 from assistant.ui.messages import (
-    CitationFocused,
-    CitationSelected,
     EditPlanRequested,
-    LookupRowHighlighted,
-    LookupRowSelected,
-    PassageLoaded,
     PipelineFailed,
     PipelineReady,
     SessionChosen,
@@ -55,6 +54,7 @@ from assistant.ui.messages import (
     TurnFailed,
     TurnFinished,
     TurnProgress,
+    TwoSidedRequested,
 )
 from assistant.ui.protocols import (
     DemoBuilder,
@@ -140,7 +140,7 @@ class ModelCommands(Provider):
                 yield Hit(score, matcher.highlight(text), command, help=help_text)
 
 
-class SphereApp(App[None]):
+class SphereApp(EvidenceActions):
     TITLE = "Sphere"
     COMMANDS = App.COMMANDS | {ModelCommands}
     CSS_PATH = CSS_FILES  # type: ignore[assignment]
@@ -518,79 +518,21 @@ class SphereApp(App[None]):
         self._update_subtitle()
         self._refresh_sidebar()
 
-    # ------------------------------------------------------------------ evidence
-
-    def on_citation_selected(self, message: CitationSelected) -> None:
-        self._show_evidence(message.reference, message.number, message.turn_key)
-
-    def on_citation_focused(self, message: CitationFocused) -> None:
-        if self.query_one(EvidencePane).is_open:
-            self._show_evidence(message.reference, message.number, message.turn_key)
-
-    def _show_evidence(self, ref: Reference, number: int, turn_key: int) -> None:
-        turn = self._turns.get(turn_key)
-        passage = passage_from_hits(turn.result, ref) if turn and turn.result else None
-        if passage is None and self._pipeline is not None and ref.passage_id >= 0:
-            self._fetch_passage(ref, number, turn_key, self._pipeline)
-            return
-        self.query_one(EvidencePane).show(
-            ref, number, turn_key, passage, self._copies(ref, turn_key), self._side(ref, turn_key)
-        )
-        self._after_evidence_opened()
-
-    def on_lookup_row_selected(self, message: LookupRowSelected) -> None:
-        self._show_row(message.row, message.turn_key)
-
-    def on_lookup_row_highlighted(self, message: LookupRowHighlighted) -> None:
-        if self.query_one(EvidencePane).is_open:
-            self._show_row(message.row, message.turn_key)
-
-    def _show_row(self, row: LookupRow, turn_key: int) -> None:
-        turn = self._turns.get(turn_key)
-        passage = best_passage_text(turn.result, row.doc_id) if turn and turn.result else None
-        self.query_one(EvidencePane).show_row(row, turn_key, passage)
-        self._after_evidence_opened()
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="evidence")
-    def _fetch_passage(
-        self, ref: Reference, number: int, turn_key: int, pipeline: ResearchPipeline
-    ) -> None:
-        try:
-            text: str | None = pipeline.passage_text(ref.passage_id)
-        except Exception:
-            text = None
-        self.post_message(PassageLoaded(ref, number, turn_key, text))
-
-    def _side(self, ref: Reference, turn_key: int) -> str | None:
-        turn = self._turns.get(turn_key)
-        return reference_side(turn.result.summary, ref) if turn and turn.result else None
-
-    def _copies(self, ref: Reference, turn_key: int) -> list[str]:
-        turn = self._turns.get(turn_key)
-        return copies_from_hits(turn.result, ref) if turn and turn.result else []
-
-    def on_passage_loaded(self, message: PassageLoaded) -> None:
-        self.query_one(EvidencePane).show(
-            message.reference,
-            message.number,
-            message.turn_key,
-            message.text,
-            self._copies(message.reference, message.turn_key),
-            self._side(message.reference, message.turn_key),
-        )
-        self._after_evidence_opened()
-
-    def _after_evidence_opened(self) -> None:
-        self.refresh_bindings()
-        # the pane takes room from the conversation: keep the chosen [n] in sight
-        focused = self.focused
-        if isinstance(focused, CitationMarker):
-            self.call_after_refresh(focused.scroll_visible, animate=False)
-
     # ------------------------------------------------------------------ plan
 
     def on_edit_plan_requested(self, message: EditPlanRequested) -> None:
         self._edit_plan(message.question, message.plan)
+
+    def on_two_sided_requested(self, message: TwoSidedRequested) -> None:
+        """A factual answer's "Argue both sides": the same question, read as a debate."""
+        turn = self._turns.get(message.turn_key)
+        if turn is None or turn.result is None:
+            return
+        # imported here as the app's other uses of the pipeline are: the app starts before
+        # the pipeline's modules load (start-up time, `sphere bench startup`)
+        from assistant.pipeline import as_two_sided_plan
+
+        self.ask(turn.question, plan=as_two_sided_plan(turn.result.plan))
 
     def _edit_plan(self, question: str, plan: QueryPlan) -> None:
         def rerun(edited: QueryPlan | None) -> None:
@@ -853,7 +795,7 @@ class SphereApp(App[None]):
         if evidence.is_open:
             evidence.close()
             self.refresh_bindings()
-            if not isinstance(self.focused, (CitationMarker, LookupTable)):
+            if not isinstance(self.focused, (CitationMarker, DocumentMarker, LookupTable)):
                 self.query_one(ChatInput).focus()
         elif self.query_one(SessionsSidebar).has_class("-open"):
             self._set_sidebar(False)
@@ -863,6 +805,11 @@ class SphereApp(App[None]):
             return False  # nothing to export or edit until an index opens
         if action == "cancel_turn":
             return self._active_turn is not None
+        if action in CORRECTION_ACTIONS:
+            try:
+                return self.correction_allowed(action)
+            except NoMatches:  # another screen is on top
+                return False
         if action == "close_panel":
             if self._active_turn is not None:
                 return False  # Esc cancels first
@@ -902,6 +849,22 @@ class SphereApp(App[None]):
             "It was read as a follow-up but has a topic of its own (Ctrl+T)",
             self.action_ask_as_new_topic,
         )
+        yield SystemCommand(
+            "Move the open document under the other claim",
+            "Correct its side (m in the evidence pane); the session log keeps it",
+            self.action_move_other_claim,
+        )
+        yield SystemCommand(
+            "Take the open document out of the answer",
+            "It argues neither claim (x in the evidence pane)",
+            self.action_take_out,
+        )
+        for side, label, key in (("pro", "Claim A", "a"), ("con", "Claim B", "b")):
+            yield SystemCommand(
+                f"Place the open document under {label}",
+                f"A document the answer does not cite ({key} in the evidence pane)",
+                partial(self.action_place, side),
+            )
         yield SystemCommand("Help", "Keys and what Sphere does", self.action_help)
         yield SystemCommand(
             "Toggle light/dark theme",
@@ -912,39 +875,6 @@ class SphereApp(App[None]):
     def on_unmount(self) -> None:
         # a thread worker cannot be killed; ask the pipeline to stop
         self._cancel.set()
-
-
-def copies_from_hits(result: TurnResult, ref: Reference) -> list[str]:
-    """Ids of the documents folded into the cited one's hit (the same best passage)."""
-    for hits in result.hits.values():
-        for hit in hits:
-            if hit.doc_id == ref.doc_id:
-                return list(hit.copies)
-    return []
-
-
-def best_passage_text(result: TurnResult, doc_id: str) -> str | None:
-    """The best passage of a retrieved document, from the hits stored with the turn."""
-    for hits in result.hits.values():
-        for hit in hits:
-            if hit.doc_id == doc_id and hit.passages and hit.passages[0].text:
-                return hit.passages[0].text
-    return None
-
-
-def passage_from_hits(result: TurnResult, ref: Reference) -> str | None:
-    """The cited passage's text from the retrieval hits stored with the turn."""
-    for hits in result.hits.values():
-        for hit in hits:
-            if hit.doc_id != ref.doc_id:
-                continue
-            for passage in hit.passages:
-                if passage.text and (
-                    passage.passage_id == ref.passage_id
-                    or (ref.passage_id < 0 and ref.quote and ref.quote in passage.text)
-                ):
-                    return passage.text
-    return None
 
 
 def session_rows(store: SessionLog, query: str) -> list[SessionRow]:

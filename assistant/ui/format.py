@@ -12,6 +12,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from assistant.models import AspectMatch, BalanceReport, Progress, QueryPlan, Reference, Summary
+from assistant.summarize.balance import probabilities_text
+from assistant.summarize.correct import GROUP_TITLES, GROUP_WHY, ApartDocument
 
 # stage -> (label, start fraction, end fraction) of the overall progress bar.
 # The shares are rough: summarizing dominates when a model writes the summaries.
@@ -89,6 +91,7 @@ def verification_text(ref: Reference) -> str:
         "quote": "quote found in the passage",
         "similarity": "passage similar to the perspective",
         "model": "model judged the passage supportive",
+        "user": "placed by you, not checked by the verifier",
     }.get(ref.check, ref.check or "no check recorded")
     mark = "✓ Verified" if ref.verified else "✗ Not verified"
     return f"{mark} — {how} (support {ref.support:.2f})"
@@ -108,12 +111,25 @@ def aspect_check_text(match: AspectMatch) -> str:
     return f"not met: the nearest sentence reaches similarity {ref.support:.2f}"
 
 
-def stance_text(ref: Reference, side: str | None) -> str:
+def stance_text(ref: Reference, side: str | None, probs: list[float] | None = None) -> str:
     """``"supports Claim A · 0.91"``: the stance model's probability for the claim
-    ``ref`` is cited under (empty when no stance model judged it)."""
+    ``ref`` is cited under (empty when no stance model judged it). A reference the user
+    moved or placed says so, with the model's own probabilities for its document
+    (``probs``): ``"Moved here by you · the stance model: pro 0.89 · con 0.06 · …"``."""
+    if ref.by_user:
+        said = probabilities_text(probs)
+        head = "Moved here by you" if ref.by_user == "moved" else "Placed here by you"
+        return head + (f" · the stance model: {said}" if said else "")
     if ref.stance is None or side not in SIDE_LABELS:
         return ""
     return f"supports {SIDE_LABELS[side]} · {ref.stance:.2f}"
+
+
+def apart_text(doc: ApartDocument) -> str:
+    """``"Side unclear: the stance model leans to a claim without the confidence it needs
+    · pro 0.41 · con 0.33 · neither 0.26"``."""
+    said = probabilities_text(doc.p)
+    return f"{GROUP_TITLES[doc.group]}: {GROUP_WHY[doc.group]}" + (f" · {said}" if said else "")
 
 
 def reference_side(summary: Summary, ref: Reference) -> str | None:
@@ -193,9 +209,6 @@ def balance_text(balance: BalanceReport) -> str:
     lop = balance.lopsidedness
     verdict = "even" if lop < 0.2 else "somewhat one-sided" if lop < 0.5 else "one-sided"
     parts.append(f"lopsidedness {lop:.2f} ({verdict})")
-    if balance.no_side_doc_ids:
-        n = len(balance.no_side_doc_ids)
-        parts.append(f"{n} document{'s' if n != 1 else ''} take no side")
     return " · ".join(parts)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from assistant.models import LookupRow, Progress, QueryPlan, Reference, TurnResult
+from assistant.summarize.correct import ApartDocument
 
 if TYPE_CHECKING:
     from assistant.ui.protocols import ResearchPipeline
@@ -103,6 +104,33 @@ class LookupRowHighlighted(Message):
     def __init__(self, row: LookupRow, turn_key: int) -> None:
         super().__init__()
         self.row = row
+        self.turn_key = turn_key
+
+
+class TwoSidedRequested(Message):
+    """A factual answer's "Argue both sides": ask the turn's question again as a debate."""
+
+    def __init__(self, turn_key: int) -> None:
+        super().__init__()
+        self.turn_key = turn_key
+
+
+class DocumentSelected(Message):
+    """A document the answer keeps apart (takes no side, side unclear, taken out) was
+    activated (Enter or click): show it in the evidence pane."""
+
+    def __init__(self, document: ApartDocument, turn_key: int) -> None:
+        super().__init__()
+        self.document = document
+        self.turn_key = turn_key
+
+
+class DocumentFocused(Message):
+    """Such a document got focus (an open evidence pane follows it)."""
+
+    def __init__(self, document: ApartDocument, turn_key: int) -> None:
+        super().__init__()
+        self.document = document
         self.turn_key = turn_key
 
 

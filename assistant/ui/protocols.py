@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from assistant.config import Settings
-from assistant.models import Document, Progress, QueryPlan, Side, TurnResult
+from assistant.models import Correction, Document, Progress, QueryPlan, Side, TurnResult
 
 
 class ResearchPipeline(Protocol):
@@ -96,6 +96,10 @@ class SessionLog(Protocol):
     def add_turn(self, session_id: int, result: TurnResult) -> int: ...
 
     def turns(self, session_id: int) -> Sequence[StoredTurnLike]: ...
+
+    def add_correction(self, turn_id: int, correction: Correction) -> TurnResult:
+        """Record the user's correction of a side in a turn; the corrected turn."""
+        ...
 
     def search(self, query: str) -> Sequence[SearchHitLike]: ...
 

@@ -5,9 +5,9 @@ Two paths (DESIGN §5):
 * :func:`parse_rules` — deterministic: cue lexicons (``assistant/understand/words/``),
   regular patterns and negation scope give a complete plan with no model:
   perspectives with PIR roles (paper 000 §2), aspects as non-overlapping
-  sub-spans (paper 003 §3.1), two opposing claims (paper 004; PerSphere's
-  "We support / undermine the claim that …" is the fallback), InfoSearch
-  constraints (paper 002 §3) and the intent.
+  sub-spans (paper 003 §3.1), two opposing claims built from the question's
+  own syntax by an English dependency parse (paper 004; :mod:`.claims`),
+  InfoSearch constraints (paper 002 §3) and the intent.
 * the model (optional) answers only under grammars — a span grammar for the
   perspective phrase and the aspects, a JSON schema for the claims — and its
   answers are validated; :func:`understand` combines the two by the rule the

@@ -1,262 +1,344 @@
-"""Two opposing claims for the root text (paper 004; PerSphere's template as fallback)."""
+"""Two opposing claims for the root text (paper 004), built from its own syntax.
+
+Every claim is a declarative sentence a reader can agree or disagree with; no
+template words ("We support the claim that …") reach the screen. The text's
+shape decides the form (docs/UNDERSTAND.md "Claims"), each read by the English
+dependency parse (:mod:`assistant.understand.declarative`):
+
+* a yes/no or modal question becomes a statement and its negation ("Is writing
+  unsafe Rust a good idea?" -> "Writing unsafe Rust is a good idea." / "Writing
+  unsafe Rust is not a good idea."), two alternatives one claim each ("Does rent
+  control help or hurt tenants?"), a topic set before its question its subject
+  ("Monarchy: should it be abolished?");
+* "A vs B", "which is better, A or B?", "X: A or B?", "X - good idea or not?";
+* a statement ("Cities should ban cars") and its negation by the parse; "the
+  claim that …", "whether …" are statements;
+* a request for a debate names its topic ("pros and cons of fracking", "the
+  arguments on both sides of the death penalty debate"), and a topic that is not
+  a clause gets the two never-wrong forms of ``words/claims.yaml``: a noun phrase
+  ("a land value tax"), a bare verb phrase ("adopt a rescue dog");
+* text in another language, or English that no rule reads: the question or
+  topic labelled with the answer ("Sí — ¿Debería legalizarse la eutanasia?" /
+  "No — …"), which is never wrong.
+
+PerSphere's template (:func:`persphere_claims`) stays for evaluation against
+PerSphere's own claims and for training pairs, never for a plan.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
-from assistant import lexicon as lx
 from assistant.models import Intent
-
-_AUX_Q = re.compile(
-    r"^\s*(?P<aux>" + "|".join(lx.AUXILIARIES) + r")\b\s+(?P<rest>.+?)\s*[?.!]*\s*$", re.I | re.S
+from assistant.understand.claim_words import words
+from assistant.understand.declarative import (
+    is_clause,
+    negate,
+    question_claims,
+    sentence,
+    subject_of,
 )
-_BASE_VERBS = ("be", "become", "have", "get", "remain", "stay", "go", "continue", "keep")
-_ADJ_SUFFIX = re.compile(r"(?:ful|ous|ive|able|ible|ic|al|less|ant|ent|ary|ory|ed|ing|ish)$", re.I)
+from assistant.understand.intent import _edit1
+from assistant.understand.language import (
+    claim_language,
+    english_stop_word,
+    english_word,
+    sentence_case,
+)
+from assistant.understand.parse import parse
+from assistant.understand.phrases import (
+    be_for,
+    object_after,
+    phrase_kind,
+    plural,
+    question_subject,
+    with_article,
+    without_tail_noun,
+)
 
+Claims = tuple[str, str]
 
-def _third_person(verb: str) -> str:
-    v = verb.lower()
-    if v == "have":
-        return "has"
-    if v in ("do", "go"):
-        return verb + "es"
-    if re.search(r"(?:s|sh|ch|x|z|o)$", v):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", v):
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _sentence(text: str) -> str:
-    t = re.sub(r"\s+", " ", text).strip().rstrip("?.!:;, ")
-    if not t:
-        return ""
-    return t[0].upper() + t[1:] + "."
-
-
-def _plural(subject: str) -> bool:
-    words = subject.split()
-    if not words:
-        return False
-    if re.search(r"\band\b", subject, re.I):
-        return True
-    head = words[0]
-    for i, w in enumerate(words):
-        if w.lower() in ("of", "in", "for", "on", "with", "from", "to") and i > 0:
-            head = words[i - 1]
-            break
-    else:
-        head = words[-1]
-    h = head.lower()
-    return h.endswith("s") and not h.endswith(("ss", "us", "is", "ics")) and len(h) > 3
-
-
-def _split_subject(words: list[str], aux: str) -> int | None:
-    """Index where the predicate starts in ``<aux> <subject> <predicate>``."""
-    aux = aux.lower()
-    for i, w in enumerate(words[1:], start=1):
-        lw = w.lower().strip(",")
-        if aux in ("is", "are", "was", "were"):
-            if lw in lx.PREDICATE_STARTERS or (_ADJ_SUFFIX.search(lw) and len(lw) > 4 and i >= 1):
-                return i
-        elif aux in ("do", "does", "did"):
-            if lw in lx.COMMON_VERBS or lw in _BASE_VERBS:
-                return i
-        elif aux in ("has", "have", "had"):
-            if re.search(r"(?:ed|en|wn|ne|ght)$", lw) or lw in (
-                "been",
-                "made",
-                "done",
-                "gone",
-                "become",
-            ):
-                return i
-        elif lw in _BASE_VERBS or lw in lx.COMMON_VERBS:
-            return i
-    return None
-
-
-def _yes_no_claims(text: str) -> tuple[str, str] | None:
-    m = _AUX_Q.match(text)
-    if not m:
-        return None
-    aux = m.group("aux")
-    rest = m.group("rest")
-    words = rest.split()
-    if len(words) < 2:
-        return None
-    la = aux.lower()
-    # "<aux> S A or B O?": two alternatives, each a claim
-    ors = [i for i, w in enumerate(words) if w.lower() == "or"]
-    if ors and 1 <= ors[0] < len(words) - 1:
-        k = ors[0]
-        a, b = words[k - 1], words[k + 1]
-        tail = " ".join(words[k + 2 :])
-        pre = words[: k - 1]
-        cut = _split_subject([*pre, a], la)
-        if cut is None or cut > len(pre):
-            cut = len(pre)
-        subject = " ".join(pre[:cut])
-        middle = " ".join(pre[cut:])
-        if not subject:
-            return None
-        if la in ("do", "does", "did"):
-            if la == "does":
-                a, b = _third_person(a), _third_person(b)
-            elif la == "did":
-                return None
-            return (
-                _sentence(f"{subject} {middle} {a} {tail}"),
-                _sentence(f"{subject} {middle} {b} {tail}"),
-            )
-        verb = la if la not in ("is", "are") else ("are" if _plural(subject) else "is")
-        return (
-            _sentence(f"{subject} {verb} {middle} {a} {tail}"),
-            _sentence(f"{subject} {verb} {middle} {b} {tail}"),
-        )
-    cut = _split_subject(words, la)
-    if cut is None:
-        return None
-    subject = " ".join(words[:cut])
-    pred = " ".join(words[cut:])
-    if la in ("does", "do"):
-        v, *obj = pred.split(" ", 1)
-        obj_s = obj[0] if obj else ""
-        pos = f"{subject} {_third_person(v) if la == 'does' else v} {obj_s}"
-        neg = f"{subject} {la} not {v} {obj_s}"
-        return _sentence(pos), _sentence(neg)
-    if la == "did":
-        return None
-    neg_aux = "cannot" if la == "can" else f"{la} not"
-    return _sentence(f"{subject} {la} {pred}"), _sentence(f"{subject} {neg_aux} {pred}")
-
-
-_STATEMENT_AUX = re.compile(
-    r"\b(?P<aux>should|must|can|will|would|could|is|are|was|were|may|might|has|have|had|does|do)\b(?P<after>\s+\S+)?",
+# "A vs. B – which/who is better (for X)?"
+_VERSUS = re.compile(
+    r"^(?P<a>.+?)\s+(?:vs\.?|versus)\s+(?P<b>.+?)"
+    r"(?:\s*[:\-–—,]\s*(?:which|who)(?:\s+one)?\s+(?:is|are)\s+(?P<p>[^?]+))?\??$",
     re.I,
 )
+# "Which is better, A or B?"
+_WHICH = re.compile(
+    r"^(?:which|who)\s+(?:is|are)\s+(?P<p>[^,?]+?),?\s+(?P<a>[^,?]+?)\s+or\s+(?P<b>[^?]+)\??$",
+    re.I,
+)
+# "X: A or B?", "X - good idea or not?": a topic, a separator, a predicate with "or"
+_TOPIC_OR = re.compile(r"^(?P<topic>[^:?]{2,80}?)\s*(?::|\s[\-–—])\s*(?P<p>[^?]+?\bor\b[^?]*?)\??$")
+# "Nuclear power, is it safe?", "School uniforms - should they be mandatory?": a topic
+# set before a yes/no question whose subject points back at it
+_TOPIC_Q = re.compile(
+    r"^(?P<x>[^,:;?]{2,80}?)\s*[,:;\-–—]\s*(?P<aux>[a-z]+)\s+"
+    r"(?:it|they|this|that|these|those)\b\s*(?P<rest>[^?]*)\??$",
+    re.I,
+)
+# sentences of a longer text (the last question is the one claimed)
+_SENTENCES = re.compile(r"(?<!\bvs\.)(?<![A-Z]\.)(?<=[.!?])\s+")
+# where a topic phrase ends: the clause punctuation after it ("fracking, only PDFs")
+_TOPIC_END = re.compile(r"\s*(?:[,;:(]|\s[\-–—]\s|\s[\-–—]$|[–—])")
 
 
-def negate_statement(statement: str) -> str | None:
-    """The statement with its first auxiliary negated, or None if it has none."""
-    m = _STATEMENT_AUX.search(statement)
-    if not m or m.start() == 0:
-        return None
-    aux = m.group("aux")
-    la = aux.lower()
-    after = (m.group("after") or "").strip().lower()
-    if after in ("not", "n't", "never"):
-        return statement[: m.start()] + aux + statement[m.end("aux") :].replace(" not", "", 1)
-    if la in ("has", "have", "had") and not re.search(r"(?:ed|en|wn|ne|been|ght)$", after):
-        # main verb "have": "Animals have rights" -> "Animals do not have rights"
-        do = "does" if la == "has" else "did" if la == "had" else "do"
-        return statement[: m.start()] + f"{do} not have" + statement[m.end("aux") :]
-    neg = "cannot" if la == "can" else f"{aux} not"
-    return statement[: m.start()] + neg + statement[m.end("aux") :]
-
-
-def persphere_claims(statement: str) -> tuple[str, str]:
-    """PerSphere's fallback template (paper 004, App. H)."""
+def persphere_claims(statement: str) -> Claims:
+    """PerSphere's fallback template (paper 004, App. H): for evaluation only."""
     s = re.sub(r"\s+", " ", statement).strip().rstrip("?.!")
     s = s[:1].lower() + s[1:] if s[:2] != s[:2].upper() else s
     return (f"We support the claim that {s}.", f"We undermine the claim that {s}.")
 
 
-# a title's lead-in before its topic ("The Perspective on Ayahuasca", "Debate: …")
-_TITLE_LEAD = re.compile(r"^(?:the perspective on|the debate (?:on|over|about)|debate:)\s+", re.I)
+def negate_statement(statement: str) -> str | None:
+    """The statement negated by its parse, or None if it is no clause."""
+    out = negate(statement)
+    return " ".join(out.split()) if out else None
 
 
-def make_claims(text: str, intent: Intent) -> tuple[str, str]:
-    """Two opposing claims for the root text (pro first)."""
-    t = re.sub(r"\s+", " ", text).strip()
+def make_claims(text: str, intent: Intent) -> Claims:
+    """Two opposing claims for the root text (pro first); ``("", "")`` for a factual one."""
+    t = " ".join(text.split())
     if not t or intent == "factual":
         return ("", "")
-    # several sentences (context, or text aimed at the model): claim the last question
-    sentences = [x for x in re.split(r"(?<!\bvs\.)(?<![A-Z]\.)(?<=[.!?])\s+", t) if x.strip()]
+    t = _asked_sentence(t)
+    language = claim_language(t)
+    if language != "en":
+        return labelled(t, language)
+    t = _repair_opening(sentence_case(t))
+    rules: tuple[Callable[[str], Claims | None], ...] = (
+        _versus,
+        _which,
+        _topic_question,
+        _topic_alternatives,
+        _after_label,
+        _question,
+        _why,
+        _framed,
+        _wh_subject,
+        _statement,
+        _topic_claims,
+    )
+    for rule in rules:
+        found = rule(_without_lead_in(t))
+        if found and found[0] and found[1] and found[0] != found[1]:
+            return found
+    return labelled(t, "en")
+
+
+def labelled(text: str, language: str) -> Claims:
+    """The never-wrong form: the text labelled with its answer ("Yes — …?" / "No — …?");
+    a topic, or an English question that is no yes/no question, "For — …" / "Against — …"."""
+    lab = words().label(language)
+    t = " ".join(text.split()).strip()
+    yes_no = t.endswith("?") and (
+        language != "en" or words().aux_kind(t.split()[0].lstrip("¿¡")) is not None
+    )
+    if yes_no:
+        return (f"{lab.yes} — {t}", f"{lab.no} — {t}")
+    return (f"{lab.pro} — {t}", f"{lab.con} — {t}")
+
+
+# --------------------------------------------------------------------------- the text
+
+
+def _asked_sentence(t: str) -> str:
+    """Of several sentences (context, instructions), the last question, or the last one;
+    a question ends at its question mark ("… farm animals?, please")."""
+    sentences = [x for x in _SENTENCES.split(t) if x.strip()]
     if len(sentences) > 1:
         asked = [x for x in sentences if x.endswith("?")]
         t = asked[-1] if asked else sentences[-1]
-    # "A vs. B – which/who is better?"
-    m = re.match(
-        r"^(?P<a>.+?)\s+(?:vs\.?|versus)\s+(?P<b>.+?)(?:\s*[:\-–—,]\s*(?:which|who)\s+(?:is|are)\s+(?P<p>[^?]+))?\??$",
-        t,
-        re.I,
-    )
-    if m:
-        a, b = m.group("a").strip(), m.group("b").strip()
-        pred = (m.group("p") or "better").strip()
-        if len(a.split()) == 1 and len(b.split()) > 1:
-            a = a + " " + " ".join(b.split()[1:])
-        return (
-            _sentence(f"{a} {'are' if _plural(a) else 'is'} {pred}"),
-            _sentence(f"{b} {'are' if _plural(b) else 'is'} {pred}"),
-        )
-    # "Which is better, A or B?"
-    m = re.match(
-        r"^(?:which|who)\s+(?:is|are)\s+(?P<p>[^,?]+?),?\s+(?P<a>[^,?]+?)\s+or\s+(?P<b>[^?]+)\??$",
-        t,
-        re.I,
-    )
-    if m:
-        p = m.group("p").strip()
-        return (_sentence(f"{m.group('a')} is {p}"), _sentence(f"{m.group('b')} is {p}"))
-    # "Topic: A or B?"
-    m = re.match(r"^(?P<topic>[^:?]{2,80}):\s*(?P<a>[^?]+?)\s+or\s+(?P<b>[^?]+?)\??$", t)
-    if m and not _AUX_Q.match(m.group("a")):
-        topic = m.group("topic").strip()
-        verb = "are" if _plural(topic) else "is"
-        return (
-            _sentence(f"{topic} {verb} {m.group('a')}"),
-            _sentence(f"{topic} {verb} {m.group('b')}"),
-        )
-    # "Nuclear power, is it safe?", "Social media: are they bad for teens?": a topic set
-    # before a yes/no question whose subject points back at it is that question's subject
-    m = re.match(
-        r"^(?:(?:and|so|but|ok|okay|now|what about|how about)[,]?\s+)*(?P<x>[^,:;?]{2,80}?)\s*"
-        r"[,:;\-–—]\s*(?P<aux>is|are|was|were|does|do|should|can|will|would|could)\s+"
-        r"(?:it|they|this|that|these|those)\b\s*(?P<rest>[^?]*)\??$",
-        t,
-        re.I,
-    )
-    if m and m.group("rest").strip():
-        x = _TITLE_LEAD.sub("", m.group("x").strip())
-        aux, rest = m.group("aux").lower(), m.group("rest").strip()
-        if re.search(r"\bor\b", rest):
-            yn = _yes_no_claims(f"{aux} {x} {rest}?")  # "Time – is it linear or cyclical?"
-            if yn:
-                return yn
-        elif aux in ("is", "are", "was", "were"):
-            verb = {"is": "are", "are": "are", "was": "were", "were": "were"}[aux]
-            if not _plural(x):
-                verb = "is" if aux in ("is", "are") else "was"
-            return _sentence(f"{x} {verb} {rest}"), _sentence(f"{x} {verb} not {rest}")
-        elif aux in ("does", "do"):
-            v, *obj = rest.split(" ", 1)
-            tail = f" {obj[0]}" if obj else ""
-            third = _third_person(v) if not _plural(x) else v
-            do = "does" if not _plural(x) else "do"
-            return _sentence(f"{x} {third}{tail}"), _sentence(f"{x} {do} not {v}{tail}")
-        else:
-            neg_aux = "cannot" if aux == "can" else f"{aux} not"
-            return _sentence(f"{x} {aux} {rest}"), _sentence(f"{x} {neg_aux} {rest}")
-    # "…: <yes/no question>?" — the part after a title colon
-    tail = (
-        t.split(":", 1)[1].strip()
-        if ":" in t and _AUX_Q.match(t.split(":", 1)[1].strip() or "")
-        else t
-    )
-    yn = _yes_no_claims(tail)
-    if yn:
-        return yn
-    if t.endswith("?"):
-        return persphere_claims(t)
-    neg = negate_statement(t)
-    if neg:
-        return (_sentence(t), _sentence(neg))
-    if not _STATEMENT_AUX.search(t) and len(t.split()) <= 12:
-        topic = _TITLE_LEAD.sub("", t)
-        return (
-            _sentence(f"Arguments in favour of {topic}"),
-            _sentence(f"Arguments against {topic}"),
-        )
-    return persphere_claims(t)
+    mark = t.find("?")
+    return t[: mark + 1] if 0 < mark < len(t) - 1 else t
+
+
+def _repair_opening(t: str) -> str:
+    """One typing slip in an opening auxiliary ("shoud we ban …"): a word that is not
+    English and is one edit from exactly one auxiliary of four letters or more."""
+    first, sep, rest = t.partition(" ")
+    w = first.lower()
+    if not sep or len(w) < 4 or not w.isalpha() or english_word(w):
+        return t
+    aux = words().auxiliaries
+    near = [a for a in (*aux.be, *aux.do, *aux.have, *aux.modal) if len(a) >= 4 and _edit1(w, a)]
+    return f"{near[0]} {rest}" if len(near) == 1 else t
+
+
+def _phrase_at_start(t: str, phrases: Sequence[str]) -> str | None:
+    """The longest of ``phrases`` that opens ``t`` as whole words."""
+    low = t.lower()
+    for p in sorted(phrases, key=len, reverse=True):
+        if low.startswith(p) and (len(low) == len(p) or not low[len(p)].isalnum()):
+            return p
+    return None
+
+
+def _without_lead_in(t: str) -> str:
+    """``t`` without the words that open it before its topic ("what about", "Debate:")."""
+    lead_ins = words().lead_ins
+    for _ in range(3):
+        p = _phrase_at_start(t, lead_ins)
+        if p is None:
+            break
+        rest = t[len(p) :].lstrip(" ,:;-–—")
+        if not rest:
+            break
+        t = rest
+    return t
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def _versus(t: str) -> Claims | None:
+    m = _VERSUS.match(t)
+    if not m:
+        return None
+    a, b = m.group("a").strip(), m.group("b").strip(" ,")
+    a = re.split(r"\s*:\s*|\s[-–—]\s", a)[-1]  # "Battle of the consoles: Xbox vs. …"
+    pred = (m.group("p") or "better").strip()
+    if len(a.split()) == 1 and len(b.split()) > 1 and not m.group("p"):
+        # "Breast vs. Bottle feeding": the words after B's first belong to both
+        a = a + " " + " ".join(b.split()[1:])
+    return sentence(f"{a} {be_for(a)} {pred}"), sentence(f"{b} {be_for(b)} {pred}")
+
+
+def _which(t: str) -> Claims | None:
+    m = _WHICH.match(t)
+    if not m:
+        return None
+    a, b, p = m.group("a").strip(), m.group("b").strip(), m.group("p").strip()
+    return sentence(f"{a} {be_for(a)} {p}"), sentence(f"{b} {be_for(b)} {p}")
+
+
+def _topic_question(t: str) -> Claims | None:
+    """ "Nuclear power, is it safe?" -> "Is nuclear power safe?" read as a question."""
+    m = _TOPIC_Q.match(t)
+    if not m or words().aux_kind(m.group("aux")) is None or not m.group("rest").strip():
+        return None
+    x = _without_lead_in(m.group("x").strip())
+    return question_claims(f"{m.group('aux')} {x} {m.group('rest').strip()}?")
+
+
+def _topic_alternatives(t: str) -> Claims | None:
+    """ "Time: linear or cyclical?", "basic income - good idea or not?": "Is X A or B?"."""
+    m = _TOPIC_OR.match(t)
+    if not m:
+        return None
+    topic, pred = m.group("topic").strip(), m.group("p").strip()
+    if words().aux_kind(pred.split()[0]) is not None:
+        return None
+    return question_claims(f"{be_for(topic)} {topic} {with_article(pred)}?")
+
+
+def _after_label(t: str) -> Claims | None:
+    """ "Debate: is space exploration worth the money?": the question after the label."""
+    head, sep, rest = t.partition(":")
+    rest = rest.strip()
+    if not sep or not rest or len(head.split()) > 8:
+        return None
+    return question_claims(rest) if words().aux_kind(rest.split()[0]) else None
+
+
+def _question(t: str) -> Claims | None:
+    return question_claims(t) if words().aux_kind(t.split()[0]) else None
+
+
+def _why(t: str) -> Claims | None:
+    """ "Why is fast fashion harmful?": the statement the question takes for granted."""
+    first, _, rest = t.partition(" ")
+    if first.lower() != "why" or not rest or not words().aux_kind(rest.split()[0]):
+        return None
+    return question_claims(rest)
+
+
+def _wh_subject(t: str) -> Claims | None:
+    """ "What is a four-day week?", "What harm can homeopathy do?" argued from both sides:
+    the claims of the question's subject."""
+    w = words()
+    tokens = t.split()
+    if not tokens or tokens[0].lower() not in w.wh_words:
+        return None
+    subject = None
+    # "What does X define?", "What harm can X do?": the question from its auxiliary on,
+    # read as the yes/no questions are (the small model misreads the verb as a noun)
+    at = next((i for i, x in enumerate(tokens[1:5], 1) if w.aux_kind(x)), None)
+    if at is not None and w.aux_kind(tokens[at]) != "be":
+        subject = subject_of(" ".join(tokens[at:]))
+    subject = subject or question_subject(t)  # "What is a four-day week?": the copula's
+    if not subject or english_stop_word(subject):
+        return None  # "How should we view …": a pronoun is no topic
+    found = t.lower().find(subject.lower())
+    subject = t[found : found + len(subject)] if found >= 0 else subject
+    return _topic_claims(subject, request=False)
+
+
+def _framed(t: str) -> Claims | None:
+    """ "pros and cons of fracking", "… on both sides of the death penalty debate": the
+    claims of the topic the frame names."""
+    low = t.lower()
+    best: tuple[int, int, str] | None = None  # the frame that ends last, the longest
+    for frame in words().topic_frames:
+        for m in re.finditer(r"(?<!\w)" + re.escape(frame) + r"(?!\w)", low):
+            if best is None or (m.end(), len(frame)) > best[:2]:
+                best = (m.end(), len(frame), frame)
+    if best is None:
+        return None
+    topic = object_after(t, best[0])
+    if not topic:
+        return None
+    if best[2] == "whether":
+        return _statement(topic)
+    return _statement(topic) or _topic_claims(topic)
+
+
+def _statement(t: str) -> Claims | None:
+    """A statement and its negation ("the claim that X": X)."""
+    lead = _phrase_at_start(t, words().statement_leads)
+    s = t[len(lead) :].strip() if lead else t
+    s = s.rstrip("?.! ")
+    if not s or not is_clause(parse(s)):
+        return None
+    neg = negate_statement(s)
+    return (sentence(s), sentence(neg)) if neg else None
+
+
+def _topic_claims(t: str, request: bool = True) -> Claims | None:
+    """A topic that is not a clause: a bare verb phrase or a noun phrase (``words/claims.yaml``).
+    A request verb before it ("list …", "make the case …") is not part of it."""
+    topic = _without_tails(_TOPIC_END.split(t, maxsplit=1)[0].strip().rstrip("?.!"))
+    if not topic:
+        return None
+    w = words()
+    verb = _phrase_at_start(topic, w.request_verbs)
+    if verb and request:
+        rest = topic[len(verb) :].strip()
+        obj = _phrase_at_start(rest, w.request_objects)
+        rest = rest[len(obj) :].strip() if obj else rest
+        return (_framed(rest) or _topic_claims(rest, request=False)) if rest else None
+    first = topic.split()[0].lower()
+    if w.aux_kind(first) is not None or first in w.wh_words:
+        return None  # a question no rule read is no topic
+    kind = phrase_kind(topic)
+    if kind == "verb_phrase":
+        vp = topic[0].lower() + topic[1:] if topic[1:2].islower() else topic
+        form = w.forms.verb_phrase
+        return sentence(form.pro.format(vp=vp)), sentence(form.con.format(vp=vp))
+    if kind != "noun_phrase":
+        return None  # a clause the statement rule could not read, or no phrase at all
+    topic = without_tail_noun(topic)
+    slots = {"topic": topic, "is": be_for(topic), "does": "do" if plural(topic) else "does"}
+    form = w.forms.noun_phrase
+    return sentence(form.pro.format_map(slots)), sentence(form.con.format_map(slots))
+
+
+def _without_tails(topic: str) -> str:
+    """ "gun control arguments on both sides" -> "gun control"."""
+    low = topic.lower()
+    for tail in sorted(words().topic_tails, key=len, reverse=True):
+        if low.endswith(" " + tail):
+            return topic[: -len(tail)].strip(" ,:;-–—")
+    return topic

@@ -137,7 +137,7 @@ def _natural_kind(
 def _cue_topic(q: str, span: tuple[int, int], con_spans: list[tuple[int, int]]) -> str:
     """The topic a stance cue scopes over, as the root: a noun phrase ("the downsides of
     nuclear power?") loses the question mark the sentence ended with, so the claims are
-    made of a noun phrase ("Arguments against nuclear power.")."""
+    made of a noun phrase ("Nuclear power is harmful overall.")."""
     topic = _root_text(q, span, [], con_spans, False)
     if topic.endswith("?") and not _is_wh(topic) and not _AUX_START.match(topic):
         topic = topic.rstrip(" ?")

@@ -20,12 +20,13 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, model_validator
 
 #: the languages users write questions and follow-ups in (ISO 639-1)
 LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "nl")
 Language = Literal["en", "es", "fr", "de", "it", "pt", "nl"]
 FILES = (
+    "claims",
     "facets",
     "followup",
     "grammar",
@@ -222,7 +223,6 @@ class Grammar(_File):
     finite_verbs: Words
     negations: Words
     negated_auxiliaries: Words
-    predicate_starters: Words
     common_verbs: Words
     aspect_stopwords: Words
     aspect_breaks: Words
@@ -278,9 +278,108 @@ class Places(_File):
     places: Names
 
 
+class Auxiliaries(_File):
+    """A question's opening auxiliary, by how its declarative is made."""
+
+    be: Words
+    do: Words
+    have: Words
+    modal: Words
+
+    def kind(self, word: str) -> str | None:
+        """``be``, ``do``, ``have`` or ``modal`` for an auxiliary, else None."""
+        w = word.lower()
+        for name in ("be", "do", "have", "modal"):
+            if w in getattr(self, name):
+                return name
+        return None
+
+
+class Form(_File):
+    pro: str
+    con: str
+
+
+class Forms(_File):
+    noun_phrase: Form
+    verb_phrase: Form
+
+    @model_validator(mode="after")
+    def _slots(self) -> Forms:
+        for name, slot in (("noun_phrase", "{topic}"), ("verb_phrase", "{vp}")):
+            form: Form = getattr(self, name)
+            for side in (form.pro, form.con):
+                if slot not in side:
+                    raise ValueError(f"forms.{name}: {side!r} has no {slot}")
+        return self
+
+
+class Labels(_File):
+    yes: str
+    no: str
+    pro: str
+    con: str
+
+
+def _known_labels(labels: dict[str, Labels]) -> dict[str, Labels]:
+    unknown = sorted(set(labels) - set(LANGUAGES))
+    if unknown:
+        raise ValueError(f"labels for unknown language {unknown[0]!r}")
+    if "en" not in labels:
+        raise ValueError("labels need English (en), the fallback")
+    return labels
+
+
+class Claims(_File):
+    """The claim builder's words and forms (``words/claims.yaml``,
+    :mod:`assistant.understand.claim_words`)."""
+
+    template_words: Words
+    auxiliaries: Auxiliaries
+    contraction_stems: Table
+    lead_ins: Words
+    topic_frames: Words
+    topic_tail_nouns: Words
+    topic_tails: Words
+    request_verbs: Words
+    request_objects: Words
+    wh_words: Words
+    statement_leads: Words
+    forms: Forms
+    labels: Annotated[dict[str, Labels], AfterValidator(_known_labels)]
+
+    @model_validator(mode="after")
+    def _stems(self) -> Claims:
+        for stem, aux in self.contraction_stems.items():
+            if self.auxiliaries.kind(aux) is None:
+                raise ValueError(f"contraction_stems: {stem!r} maps to {aux!r}, not an auxiliary")
+        return self
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages a text is identified among: the users' languages."""
+        return LANGUAGES
+
+    def aux_kind(self, word: str) -> str | None:
+        """The kind of an auxiliary as typed ("shouldn't") or as spaCy tokenizes it (``ca``
+        of "can't" is ``can``)."""
+        return self.auxiliaries.kind(self.aux_word(word))
+
+    def aux_word(self, word: str) -> str:
+        """The auxiliary itself (``ca`` -> ``can``, "shouldn't" -> ``should``), lower case."""
+        w = word.lower().replace("’", "'")
+        if w.endswith("n't") and len(w) > 3:
+            w = w[:-3]
+        return self.contraction_stems.get(w, w)
+
+    def label(self, language: str) -> Labels:
+        return self.labels.get(language) or self.labels["en"]
+
+
 class Vocabulary(_File):
     """All the vocabulary files, one attribute per file."""
 
+    claims: Claims
     facets: Facets
     followup: Followup
     grammar: Grammar

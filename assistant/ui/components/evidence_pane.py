@@ -3,7 +3,11 @@
 Shows the document title, source, file/page, the passage with the supporting
 quote highlighted, and the verification result (DESIGN §2 "verify"). For a
 row of a lookup's table (:meth:`EvidencePane.show_row`): the document, and
-each aspect met or not with its sentence and how it was checked.
+each aspect met or not with its sentence and how it was checked. For a
+document the answer keeps apart (:meth:`EvidencePane.show_document`): why
+(takes no side, side unclear, taken out by you) with the stance model's
+probabilities, and its best passage. The head names the keys that correct a
+side (``m``, ``x``, ``a``, ``b``: the app's bindings) where they apply.
 """
 
 from __future__ import annotations
@@ -16,13 +20,21 @@ from textual.content import Content
 from textual.widgets import Static
 
 from assistant.models import LookupRow, Reference
+from assistant.summarize.correct import ApartDocument
 from assistant.ui.format import (
+    apart_text,
     aspect_check_text,
     location_text,
     quote_span,
     stance_text,
     verification_text,
 )
+
+# the correction keys for what is open, on the line under the head (the app's
+# bindings do the work)
+KEYS_REFERENCE = "m: move under the other claim · x: take out"
+KEYS_DOCUMENT = "a / b: place under Claim A / B · x: take out"
+KEYS_REMOVED = "a / b: place under Claim A / B"
 
 
 def passage_content(passage: str | None, ref: Reference) -> Content:
@@ -61,6 +73,8 @@ class EvidencePane(VerticalScroll, can_focus=False):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.reference: Reference | None = None
         self.row: LookupRow | None = None  # the lookup row shown, when it shows one
+        self.document: ApartDocument | None = None  # a document kept apart, when shown
+        self.side: str | None = None  # the claim the shown reference is cited under
         self.number = 0
         self.turn_key = -1
 
@@ -68,6 +82,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
         with Horizontal(classes="evidence-head"):
             yield Static("Evidence", classes="evidence-number")
             yield Static(Content.styled("Esc close", "$text-muted"), classes="evidence-close")
+        yield Static("", classes="evidence-keys")
         yield Static("", classes="evidence-title")
         yield Static("", classes="evidence-where")
         yield Static("", classes="evidence-check")
@@ -85,11 +100,14 @@ class EvidencePane(VerticalScroll, can_focus=False):
         passage: str | None,
         copies: Sequence[str] = (),
         side: str | None = None,
+        probs: list[float] | None = None,
     ) -> None:
         """Open on ``ref``; ``copies`` are the documents with the same text (folded hits);
-        ``side`` is the claim it is cited under (for the stance line)."""
+        ``side`` is the claim it is cited under (for the stance line); ``probs`` the
+        stance model's probabilities for its document (shown when the user moved it)."""
         self.reference, self.number, self.turn_key = ref, number, turn_key
-        self.row = None
+        self.row, self.document, self.side = None, None, side
+        self._keys(KEYS_REFERENCE)
         self.query_one(".evidence-number", Static).update(
             Content.styled(f"Evidence [{number}]", "bold")
         )
@@ -103,7 +121,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
             where += "\nSame passage also in: " + ", ".join(copies)
         self.query_one(".evidence-where", Static).update(Content(where or ref.doc_id))
         check = Content.styled(verification_text(ref), "$success" if ref.verified else "$warning")
-        stance = stance_text(ref, side)
+        stance = stance_text(ref, side, probs)
         if stance:
             check = Content.assemble(check, "\n", Content.styled(stance, "$accent"))
         self.query_one(".evidence-check", Static).update(check)
@@ -115,6 +133,8 @@ class EvidencePane(VerticalScroll, can_focus=False):
         """Open on a lookup's row: each aspect with its sentence; ``passage`` (the best
         passage of the document) is shown when the row has no aspects to show."""
         self.reference, self.row, self.number, self.turn_key = None, row, row.rank, turn_key
+        self.document, self.side = None, None
+        self._keys("")
         self.query_one(".evidence-number", Static).update(
             Content.styled(f"Rank {row.rank}", "bold")
         )
@@ -147,6 +167,39 @@ class EvidencePane(VerticalScroll, can_focus=False):
         self.query_one(".evidence-passage", Static).update(body)
         self.add_class("-open")
         self.scroll_home(animate=False)
+
+    def show_document(self, doc: ApartDocument, turn_key: int, passage: str | None) -> None:
+        """Open on a document the answer keeps apart: why, the stance model's
+        probabilities, and ``passage`` (its best retrieved passage)."""
+        self.reference, self.row, self.document, self.side = None, None, doc, None
+        self.number, self.turn_key = 0, turn_key
+        self._keys(KEYS_REMOVED if doc.group == "removed" else KEYS_DOCUMENT)
+        self.query_one(".evidence-number", Static).update(Content.styled("Not cited", "bold"))
+        self.query_one(".evidence-title", Static).update(
+            Content.styled(doc.title or doc.doc_id, "bold $accent")
+        )
+        where = " · ".join(x for x in (doc.source, doc.doc_id) if x)
+        self.query_one(".evidence-where", Static).update(Content(where))
+        self.query_one(".evidence-check", Static).update(
+            Content.styled(apart_text(doc), "$warning" if doc.group == "unclear" else "$accent")
+        )
+        self.query_one(".evidence-passage", Static).update(
+            Content(passage) if passage else Content.styled("Passage text not available.", "italic")
+        )
+        self.add_class("-open")
+        self.scroll_home(animate=False)
+
+    @property
+    def doc_id(self) -> str | None:
+        """The document shown (a citation's or a kept-apart one); None for a lookup row."""
+        if self.reference is not None:
+            return self.reference.doc_id
+        return self.document.doc_id if self.document is not None else None
+
+    def _keys(self, text: str) -> None:
+        keys = self.query_one(".evidence-keys", Static)
+        keys.update(Content.styled(text, "$text-muted"))
+        keys.display = bool(text)
 
     def close(self) -> None:
         self.remove_class("-open")

@@ -12,7 +12,9 @@ from textual.widgets import Button, Static
 
 from assistant.errors import SphereError
 from assistant.models import Progress, QueryPlan, TurnResult
+from assistant.summarize.correct import documents_apart
 from assistant.ui.components.answer_view import AnswerView
+from assistant.ui.components.factual_view import FactualView
 from assistant.ui.components.lookup_view import LookupView
 from assistant.ui.components.plan_view import FollowUpView, PlanView
 from assistant.ui.components.progress_panel import ProgressPanel
@@ -103,11 +105,13 @@ class TurnView(Vertical):
         meta = f"{n_docs} documents retrieved · answered in {format_elapsed(total)}"
         if result.index:
             meta += f" · index {result.index}"
-        answer: Widget = (
-            LookupView(result.lookup, result.summary.notes, self.turn_key)
-            if result.lookup is not None
-            else AnswerView(result.summary, self.turn_key)
-        )
+        answer: Widget
+        if result.lookup is not None:
+            answer = LookupView(result.lookup, result.summary.notes, self.turn_key)
+        elif result.answer is not None:
+            answer = FactualView(result.answer, result.summary.notes, self.turn_key)
+        else:
+            answer = AnswerView(result.summary, self.turn_key, documents_apart(result))
         return [
             PlanView(result.plan, self.previous, self.follows_number),
             answer,
@@ -119,6 +123,16 @@ class TurnView(Vertical):
         self._finish("-done")
         self.result = result
         return self.mount_all(self._result_widgets(result))
+
+    async def show_corrected(self, result: TurnResult) -> AnswerView:
+        """Show ``result`` (this turn with a side corrected) in place of the answer; the
+        new answer view, once mounted."""
+        self.result = result
+        old = self.query_one(AnswerView)
+        new = AnswerView(result.summary, self.turn_key, documents_apart(result))
+        await self.mount(new, after=old)
+        await old.remove()
+        return new
 
     def show_error(self, error: BaseException) -> None:
         self._finish("-failed")

@@ -36,6 +36,9 @@ question with a topic of its own starts a new thread.
 | Tab / Shift+Tab | move between citations `[n]` and buttons |
 | Enter on `[n]`, or click | show the evidence: source, passage, quote, verification |
 | Enter on a table row | show the row's sentence for each aspect and how it was checked |
+| m (evidence open) | move the document under the other claim |
+| x (evidence open) | take the document out of the answer |
+| a / b (evidence open) | place a listed document under Claim A / Claim B |
 | Ctrl+R | edit the query plan of the last answer and re-run it |
 | Ctrl+T | the last question was read as a follow-up: ask it as a new topic |
 | Ctrl+N | new session |
@@ -47,8 +50,13 @@ question with a topic of its own starts a new thread.
 | Ctrl+Q | quit |
 
 A citation in yellow was **not verified**: its quote was not found in the
-passage and the passage was not similar enough to the perspective. Every
-answer is saved to the session log as soon as it finishes.
+passage and the passage was not similar enough to the perspective. Under the
+answer, documents the stance model did not cite are listed apart: **takes no
+side** (it says neither claim) and **side unclear** (it leans without the
+confidence it needs), each with its probabilities. When the model got a side
+wrong, correct it from the evidence pane (m, x, a, b): the answer and its
+balance update, and the session log keeps the correction. Every answer is
+saved to the session log as soon as it finishes.
 
 Build an index: `sphere index build NAME PATH`. Settings: `sphere config show`.
 """

@@ -39,7 +39,150 @@ NGRAM = 8
 # A general English stop list (function words only), so that the Jaccard is over the
 # words that carry a topic.
 STOP = frozenset(
-    ["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "ought", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves", "should", "shall", "may", "might", "must", "let", "lets", "this", "house", "thbt", "thw", "believes", "would", "better", "worth"]
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "ought",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "let",
+        "lets",
+        "this",
+        "house",
+        "thbt",
+        "thw",
+        "believes",
+        "would",
+        "better",
+        "worth",
+    ]
 )
 WORD = re.compile(r"[a-z0-9]+")
 
@@ -59,7 +202,9 @@ def ngrams(text: str, n: int = NGRAM) -> set[tuple[str, ...]]:
 
 
 def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 def evaluation_claims(shared: Path) -> list[str]:
@@ -80,7 +225,10 @@ def evaluation_claims(shared: Path) -> list[str]:
 
 def evaluation_texts(shared: Path) -> list[str]:
     out = [d["content"] for d in read_jsonl(shared / "persphere/theperspective/doc_new.jsonl")]
-    out += [p["text"] for p in json.loads((shared / "perspectrum/perspective_pool_v1.0.json").read_text())]
+    out += [
+        p["text"]
+        for p in json.loads((shared / "perspectrum/perspective_pool_v1.0.json").read_text())
+    ]
     for p in read_jsonl(shared / "idebate-html/gold.jsonl"):
         out += [p["intro"]] + [a["text"] for a in p["arguments"]]
     return out
@@ -89,7 +237,9 @@ def evaluation_texts(shared: Path) -> list[str]:
 def writer_rows(folder: Path, split: str) -> tuple[list[dict], list[str]]:
     """Rows of one writer's folder, and what could not be used."""
     problems: list[str] = []
-    slots = {s["slot"]: (t["topic_id"], s) for t in read_jsonl(folder / "slots.jsonl") for s in t["docs"]}
+    slots = {
+        s["slot"]: (t["topic_id"], s) for t in read_jsonl(folder / "slots.jsonl") for s in t["docs"]
+    }
     topics = {t["topic_id"]: t for t in read_jsonl(folder / "topics.jsonl")}
     rows = []
     for d in read_jsonl(folder / "docs.jsonl"):
@@ -164,25 +314,51 @@ def main(argv: list[str] | None = None) -> int:
             r0 = rs[0]
             keys = [content(r0["topic"]), content(r0["claim_a"]), content(r0["claim_b"])]
             near = next(
-                ((c, round(jaccard(k, cs), 3)) for k in keys for c, cs in claims if jaccard(k, cs) >= JACCARD),
+                (
+                    (c, round(jaccard(k, cs), 3))
+                    for k in keys
+                    for c, cs in claims
+                    if jaccard(k, cs) >= JACCARD
+                ),
                 None,
             )
             if near is not None:
-                stats["dropped_topics"].append({"topic_id": tid, "question": r0["topic"], "near_evaluation_claim": near[0], "jaccard": near[1]})
+                stats["dropped_topics"].append(
+                    {
+                        "topic_id": tid,
+                        "question": r0["topic"],
+                        "near_evaluation_claim": near[0],
+                        "jaccard": near[1],
+                    }
+                )
                 continue
             if split != "train":
                 near_train = next(
-                    (round(jaccard(k, t), 3) for k in keys[:1] for t in kept_topics.get("train", []) if jaccard(k, t) >= JACCARD),
+                    (
+                        round(jaccard(k, t), 3)
+                        for k in keys[:1]
+                        for t in kept_topics.get("train", [])
+                        if jaccard(k, t) >= JACCARD
+                    ),
                     None,
                 )
                 if near_train is not None:
-                    stats["dropped_topics"].append({"topic_id": tid, "question": r0["topic"], "near_train_topic": True, "jaccard": near_train})
+                    stats["dropped_topics"].append(
+                        {
+                            "topic_id": tid,
+                            "question": r0["topic"],
+                            "near_train_topic": True,
+                            "jaccard": near_train,
+                        }
+                    )
                     continue
             for r in rs:
                 g = ngrams(r["text"])
                 shared_grams = len(g & eval_grams)
                 if g and shared_grams * 2 >= len(g):
-                    stats["dropped_docs"].append({"id": r["id"], "why": "half its 8-grams in evaluation texts"})
+                    stats["dropped_docs"].append(
+                        {"id": r["id"], "why": "half its 8-grams in evaluation texts"}
+                    )
                     continue
                 kept.append(r)
             split_sets.append(keys[0])
@@ -194,7 +370,9 @@ def main(argv: list[str] | None = None) -> int:
             "writers": sorted({r["writer"] for r in kept}),
             "by_shape": dict(sorted(Counter(r["shape"] for r in kept).items())),
             "by_label": dict(sorted(Counter(r["label"] for r in kept).items())),
-            "by_shape_label": dict(sorted(Counter(f"{r['shape']}/{r['label']}" for r in kept).items())),
+            "by_shape_label": dict(
+                sorted(Counter(f"{r['shape']}/{r['label']}" for r in kept).items())
+            ),
             "by_voice": dict(sorted(Counter(r["voice"] for r in kept).items())),
             "by_repetition": dict(sorted(Counter(r["repetition"] for r in kept).items())),
             "by_domain": dict(sorted(Counter(r["domain"] for r in kept).items())),
@@ -207,10 +385,16 @@ def main(argv: list[str] | None = None) -> int:
         with (args.out / f"{split}.jsonl").open("w", encoding="utf-8") as f:
             for r in rows:
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    (args.out / "stats.json").write_text(json.dumps(stats, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (args.out / "stats.json").write_text(
+        json.dumps(stats, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     for split, s in stats["splits"].items():
         print(f"{split}: {s['documents']} documents, {s['topics']} topics", file=sys.stderr)
-    print(f"dropped {len(stats['dropped_topics'])} topics, {len(stats['dropped_docs'])} documents; {len(stats['problems'])} problems", file=sys.stderr)
+    print(
+        f"dropped {len(stats['dropped_topics'])} topics, {len(stats['dropped_docs'])} documents;"
+        f" {len(stats['problems'])} problems",
+        file=sys.stderr,
+    )
     return 0
 
 

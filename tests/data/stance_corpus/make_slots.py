@@ -1,14 +1,35 @@
-"""Make per-writer slot files: for each topic, six documents with a shape, side, voice, length, repetition."""
+"""Per-writer slot files: for each topic, six documents with a shape, side, voice,
+length and repetition level."""
+
 import json
 import random
 import sys
 from pathlib import Path
 
-SHAPES = ["anecdote_first", "concession_first", "rebuttal", "hedged_report", "op_ed", "neutral_explainer"]
-VOICES = ["newspaper editorial", "personal blog post", "letter to the editor", "research or policy report",
-          "forum post", "newsletter column", "speech or talk transcript", "student essay", "magazine feature",
-          "professional association statement", "review article", "community newsletter"]
+SHAPES = [
+    "anecdote_first",
+    "concession_first",
+    "rebuttal",
+    "hedged_report",
+    "op_ed",
+    "neutral_explainer",
+]
+VOICES = [
+    "newspaper editorial",
+    "personal blog post",
+    "letter to the editor",
+    "research or policy report",
+    "forum post",
+    "newsletter column",
+    "speech or talk transcript",
+    "student essay",
+    "magazine feature",
+    "professional association statement",
+    "review article",
+    "community newsletter",
+]
 REPETITION = ["high", "medium", "low", "none"]
+
 
 def slots(writer: str, n_topics: int, seed: int):
     rng = random.Random(seed)
@@ -19,21 +40,23 @@ def slots(writer: str, n_topics: int, seed: int):
         sides = ["a", "a", "a", "b", "b"] if k % 2 == 0 else ["a", "a", "b", "b", "b"]
         rng.shuffle(sides)
         docs = []
-        for shape, side in zip(sided, sides):
+        for shape, side in zip(sided, sides, strict=True):
             docs.append({"shape": shape, "side": side})
         docs.append({"shape": "neutral_explainer", "side": "none"})
         rng.shuffle(docs)
         for i, d in enumerate(docs):
-            d["slot"] = f"{writer}-t{k+1:03d}-d{i+1}"
+            d["slot"] = f"{writer}-t{k + 1:03d}-d{i + 1}"
             d["voice"] = rng.choice(VOICES)
             d["words"] = rng.choice([110, 140, 170, 200, 230, 260, 300, 340, 380])
             d["repetition"] = rng.choice(REPETITION)
-        out.append({"topic_id": f"{writer}-t{k+1:03d}", "docs": docs})
+        out.append({"topic_id": f"{writer}-t{k + 1:03d}", "docs": docs})
     return out
+
 
 if __name__ == "__main__":
     writer, n, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    d = Path(writer); d.mkdir(exist_ok=True)
+    d = Path(writer)
+    d.mkdir(exist_ok=True)
     with open(d / "slots.jsonl", "w") as f:
         for t in slots(writer, n, seed):
             f.write(json.dumps(t) + "\n")

@@ -1,0 +1,182 @@
+"""The main text of a saved web page: trafilatura, with furniture cleared around it.
+
+Main-content extraction is trafilatura's (Barbaresi 2021, ACL demo), chosen
+over resiliparse on 208 real saved pages (docs/INGEST.md, ``sphere eval
+html``). Around it:
+
+* before: footnote markers (``<sup>1</sup>``, ``<sup>[2]</sup>``) are removed,
+  and elements whose class or id names page furniture (comments, share
+  buttons, cookie banners, footnote and reference lists: ``furniture.yaml``);
+* after: every block (heading, list item, paragraph) is a line of its own, so
+  a heading never runs into the sentence after it; leftover entities are
+  decoded, inline markers such as ``[3]`` dropped, and furniture lines
+  ("Read more", "Share", cookie notices) removed.
+
+A page trafilatura finds no main text in (a short page, a plain list) falls
+back to all of its body text, block by block.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+_FURNITURE = Path(__file__).with_name("furniture.yaml")
+# a footnote marker: 1, [12], (iv), *, †
+_MARKER_TEXT = re.compile(r"\s*[\[(]?\s*(?:\d{1,3}|[ivxIVX]{1,5}|[*†‡§])\s*[\])]?\s*")
+_INLINE_MARKER = re.compile(r"(?<=\S)\s?\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")
+_ENTITY = re.compile(r"&(?:#\d{1,6}|#x[0-9a-fA-F]{1,5}|[A-Za-z]{2,8});")
+_URL = re.compile(r"\b(?:https?://|www\.)\S+")
+# a reference-list entry: a note number, then a citation holding a link
+_NOTE_ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\^?\d{1,3}[.)]?)\s")
+
+
+@cache
+def furniture() -> dict[str, Any]:
+    """The furniture word lists (``furniture.yaml``), loaded once."""
+    data = yaml.safe_load(_FURNITURE.read_text(encoding="utf-8"))
+    return {
+        "class_words": frozenset(w.lower() for w in data["drop_class_words"]),
+        "lines": frozenset(w.lower() for w in data["drop_lines"]),
+        "consent": tuple(w.lower() for w in data["consent_phrases"]),
+    }
+
+
+def parse(html: str) -> Any:
+    """An lxml tree of ``html`` (None for a document with no elements)."""
+    import lxml.etree
+    import lxml.html
+
+    # bytes and a fixed encoding: a str with an XML encoding declaration is refused
+    parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True)
+    try:
+        return lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=parser)
+    except lxml.etree.ParserError:
+        return None
+
+
+def _text_before(el: Any) -> str:
+    """The text just before ``el`` in its parent (its previous sibling's tail or the
+    parent's text)."""
+    prev = el.getprevious()
+    if prev is not None:
+        return prev.tail or ""
+    parent = el.getparent()
+    return (parent.text or "") if parent is not None else ""
+
+
+def _is_footnote_marker(sup: Any) -> bool:
+    """A ``<sup>`` that marks a note, not an exponent: a link or brackets, or a
+    number after a word of three letters or more ("art<sup>1</sup>", not
+    "10 m<sup>2</sup>", "x<sup>2</sup>" or "10<sup>3</sup>")."""
+    text = sup.text_content() or ""
+    if not _MARKER_TEXT.fullmatch(text):
+        return False
+    if sup.find(".//a") is not None or re.search(r"[\[\]()*†‡§]", text):
+        return True
+    words = _text_before(sup).split()
+    word = words[-1] if words else ""
+    return not word[-1:].isdigit() and len(re.sub(r"\W", "", word)) >= 3
+
+
+def prepare(tree: Any) -> Any:
+    """``tree`` without footnote markers and furniture elements (changed in place)."""
+    for sup in list(tree.iter("sup")):
+        if sup.getparent() is not None and _is_footnote_marker(sup):
+            sup.drop_tree()
+    words = furniture()["class_words"]
+    doomed = []
+    for el in tree.iter():
+        if not isinstance(el.tag, str) or el.tag in ("html", "body"):
+            continue
+        attrs = f"{el.get('class', '')} {el.get('id', '')}".lower()
+        if attrs.strip() and words.intersection(re.split(r"[\s_-]+", attrs)):
+            doomed.append(el)
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+    return tree
+
+
+def page_title(tree: Any) -> str:
+    node = tree.find(".//title")
+    return " ".join((node.text_content() if node is not None else "").split())
+
+
+def tidy(text: str) -> str:
+    """One block a line: entities decoded, inline markers and furniture lines gone."""
+    f = furniture()
+    out: list[str] = []
+    for raw in text.split("\n"):
+        line = " ".join(raw.split())
+        if _ENTITY.search(line):
+            line = html_lib.unescape(line)
+        line = _INLINE_MARKER.sub("", line).strip()
+        if not line or _is_furniture(line, f):
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _is_furniture(line: str, f: dict[str, Any]) -> bool:
+    low = line.lower().rstrip(".:!…")
+    if low in f["lines"]:
+        return True
+    if len(line.split()) < 40 and any(p in low for p in f["consent"]):
+        return True
+    if _URL.fullmatch(line):
+        return True
+    # a numbered reference entry with a link: "1 Appleton, J., 'Art', http://…"
+    return bool(_NOTE_ENTRY.match(line) and _URL.search(line))
+
+
+def body_text(html: str) -> str:
+    """All text of the page body, a block a line (the fallback).
+
+    lexbor (selectolax) rather than lxml: it reads any nesting depth, where
+    libxml2 stops at 256 levels and returns nothing.
+    """
+    from selectolax.lexbor import LexborHTMLParser
+
+    tree = LexborHTMLParser(html)
+    for tag in ("script", "style", "noscript", "template", "svg"):
+        for node in tree.css(tag):
+            node.decompose()
+    body = tree.body or tree.root
+    return "" if body is None else body.text(separator="\n", strip=False)
+
+
+def main_text(tree: Any) -> str:
+    """trafilatura's main content of ``tree`` as text, a block a line ('' if none)."""
+    import trafilatura
+
+    text = trafilatura.extract(
+        tree,
+        output_format="txt",
+        include_comments=False,
+        include_tables=True,
+        include_images=False,
+        include_links=False,
+        deduplicate=False,
+    )
+    return text or ""
+
+
+def html_to_text(html: str) -> tuple[str, str]:
+    """(title, main text) of a page; the text has one block a line."""
+    import copy
+
+    tree = parse(html)
+    title, text = "", ""
+    if tree is not None:
+        prepare(tree)
+        title = page_title(tree)
+        text = tidy(main_text(copy.deepcopy(tree)))
+    if not text.strip():
+        text = tidy(body_text(html))
+    return title, text

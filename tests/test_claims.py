@@ -1,0 +1,324 @@
+"""Claims built from the question's own syntax (issue 34, item 3): golden table and checker.
+
+The questions here are phrasings written for these tests, not taken from the
+understand sets.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assistant.errors import DataError
+from assistant.understand import make_claims, parse_rules
+from assistant.understand.claim_check import check_claim, check_claims, is_labelled
+from assistant.understand.claim_words import read_words, words
+from assistant.understand.claims import labelled
+from assistant.understand.declarative import negate, question_claims
+from assistant.understand.language import claim_language
+
+GOLDEN = [
+    # yes/no and modal questions: the statement and its negation, placed by the parse
+    (
+        "Is learning Esperanto a waste of time?",
+        "Learning Esperanto is a waste of time.",
+        "Learning Esperanto is not a waste of time.",
+    ),
+    (
+        "Should Python code raise exceptions instead of returning error codes?",
+        "Python code should raise exceptions instead of returning error codes.",
+        "Python code should not raise exceptions instead of returning error codes.",
+    ),
+    (
+        "Does reading fiction improve empathy?",
+        "Reading fiction improves empathy.",
+        "Reading fiction does not improve empathy.",
+    ),
+    (
+        "Did the invention of the telegraph change diplomacy?",
+        "The invention of the telegraph changed diplomacy.",
+        "The invention of the telegraph did not change diplomacy.",
+    ),
+    (
+        "Can small towns survive without a high street?",
+        "Small towns can survive without a high street.",
+        "Small towns cannot survive without a high street.",
+    ),
+    (
+        "Has streaming music hurt independent artists?",
+        "Streaming music has hurt independent artists.",
+        "Streaming music has not hurt independent artists.",
+    ),
+    (
+        "Is it fair to tax sugary drinks?",
+        "It is fair to tax sugary drinks.",
+        "It is not fair to tax sugary drinks.",
+    ),
+    (
+        "Are electric scooters safe on pavements?",
+        "Electric scooters are safe on pavements.",
+        "Electric scooters are not safe on pavements.",
+    ),
+    (
+        "Shouldn't libraries stay open on Sundays?",
+        "Libraries should stay open on Sundays.",
+        "Libraries should not stay open on Sundays.",
+    ),
+    (
+        "Will lab-grown diamonds replace mined ones?",
+        "Lab-grown diamonds will replace mined ones.",
+        "Lab-grown diamonds will not replace mined ones.",
+    ),
+    # alternatives: one claim each, the words they share copied
+    (
+        "Do video calls help or harm remote teams?",
+        "Video calls help remote teams.",
+        "Video calls harm remote teams.",
+    ),
+    (
+        "Is nuclear fusion a realistic hope or a costly dream?",
+        "Nuclear fusion is a realistic hope.",
+        "Nuclear fusion is a costly dream.",
+    ),
+    (
+        "Are standing desks good or bad for your back?",
+        "Standing desks are good for your back.",
+        "Standing desks are bad for your back.",
+    ),
+    (
+        "Is homework useful, or is it a waste of evenings?",
+        "Homework is useful.",
+        "Homework is not useful.",
+    ),
+    ("Cats vs dogs: which is friendlier?", "Cats are friendlier.", "Dogs are friendlier."),
+    (
+        "Which is healthier, butter or margarine?",
+        "Butter is healthier.",
+        "Margarine is healthier.",
+    ),
+    # a topic set before its question; a label before a question
+    (
+        "Congestion charges: do they work?",
+        "Congestion charges work.",
+        "Congestion charges do not work.",
+    ),
+    (
+        "Vegan diets - are they healthy?",
+        "Vegan diets are healthy.",
+        "Vegan diets are not healthy.",
+    ),
+    (
+        "Quick question: should bosses read employees' emails?",
+        "Bosses should read employees' emails.",
+        "Bosses should not read employees' emails.",
+    ),
+    (
+        "a wealth tax - good idea or not?",
+        "A wealth tax is a good idea.",
+        "A wealth tax is not a good idea.",
+    ),
+    # statements
+    ("Cities should ban cars", "Cities should ban cars.", "Cities should not ban cars."),
+    (
+        "Remote work boosts productivity",
+        "Remote work boosts productivity.",
+        "Remote work does not boost productivity.",
+    ),
+    (
+        "Zoos do not protect endangered species",
+        "Zoos do not protect endangered species.",
+        "Zoos protect endangered species.",
+    ),
+    # topics and requests: the never-wrong forms of claims.yaml
+    (
+        "pros and cons of congestion charging",
+        "Congestion charging is beneficial overall.",
+        "Congestion charging is harmful overall.",
+    ),
+    (
+        "the debate over daylight saving time",
+        "Daylight saving time is beneficial overall.",
+        "Daylight saving time is harmful overall.",
+    ),
+    (
+        "hydrogen buses",
+        "Hydrogen buses are beneficial overall.",
+        "Hydrogen buses are harmful overall.",
+    ),
+    (
+        "keep chickens in the garden",
+        "One should keep chickens in the garden.",
+        "One should not keep chickens in the garden.",
+    ),
+    (
+        "whether social media caused the rise in teen anxiety",
+        "Social media caused the rise in teen anxiety.",
+        "Social media did not cause the rise in teen anxiety.",
+    ),
+    (
+        "the claim that bilingual children learn faster",
+        "Bilingual children learn faster.",
+        "Bilingual children do not learn faster.",
+    ),
+    # a title in Title Case is read in sentence case; names keep their capitals
+    (
+        "Are Electric Cars Better For The Environment?",
+        "Electric cars are better for the environment.",
+        "Electric cars are not better for the environment.",
+    ),
+    ("Remote Work – Blessing or Curse?", "Remote work is a blessing.", "Remote work is a curse."),
+    ("Time: linear or cyclical?", "Time is linear.", "Time is cyclical."),
+    # one typing slip in the opening auxiliary
+    (
+        "shoudl schools teach coding",
+        "Schools should teach coding.",
+        "Schools should not teach coding.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "pro", "con"), GOLDEN)
+def test_golden_claims(text: str, pro: str, con: str) -> None:
+    assert make_claims(text, "two_sided") == (pro, con)
+
+
+@pytest.mark.parametrize(("text", "pro", "con"), GOLDEN)
+def test_golden_claims_pass_the_checker(text: str, pro: str, con: str) -> None:
+    assert all(c.ok for c in check_claims(text, (pro, con)))
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "yes", "no"),
+    [
+        ("¿Deberían ser obligatorios los uniformes escolares?", "es", "Sí — ", "No — "),
+        ("Faut-il interdire les voitures dans les centres-villes ?", "fr", "Oui — ", "Non — "),
+        ("Sollten Hausaufgaben abgeschafft werden?", "de", "Ja — ", "Nein — "),
+    ],
+)
+def test_another_language_gets_the_never_wrong_form(
+    text: str, language: str, yes: str, no: str
+) -> None:
+    assert claim_language(text) == language
+    assert make_claims(text, "two_sided") == (yes + text, no + text)
+
+
+def test_labelled_forms() -> None:
+    assert labelled("teletrabajo", "") == ("For — teletrabajo", "Against — teletrabajo")
+    assert labelled("Is it?", "en") == ("Yes — Is it?", "No — Is it?")
+    # an English question that is no yes/no question is not answered yes or no
+    assert labelled("What makes bread rise?", "en")[0] == "For — What makes bread rise?"
+    assert is_labelled("Sí — ¿Debería …?") and not is_labelled("Zoos should close.")
+
+
+def test_short_english_topics_are_english() -> None:
+    # too short for langid.py, which reads them as French and Dutch
+    for text in ("rent control", "zoos", "school vouchers"):
+        assert claim_language(text) == "en", text
+    assert claim_language("原子力発電の賛否") == ""
+
+
+def test_factual_questions_have_no_claims() -> None:
+    assert make_claims("Who wrote Middlemarch?", "factual") == ("", "")
+
+
+def test_no_template_words_reach_a_plan() -> None:
+    for q in (
+        "Should governments regulate artificial intelligence?",
+        "What are the arguments on both sides of the tipping debate?",
+        "pros and cons of nuclear power",
+        "Is een suikertaks een goed idee?",
+        "What harm can homeopathy do?",
+    ):
+        pro, con = parse_rules(q).claims
+        for claim in (pro, con):
+            low = claim.lower()
+            assert not any(t in low for t in words().template_words), (q, claim)
+
+
+@pytest.mark.parametrize(
+    ("claim", "question", "why"),
+    [
+        ("Should we ban cars?", "Should we ban cars?", "a question mark"),
+        ("Should we ban cars.", "Should we ban cars?", "a question's word order"),
+        ("Arguments in favour of cars.", "cars", "no finite verb"),
+        ("We support the claim that cars are good.", "cars", ""),
+        ("Yes — ¿Debería …?", "¿Debería …?", "labelled"),
+    ],
+)
+def test_checker_catches_what_is_no_claim(claim: str, question: str, why: str) -> None:
+    check = check_claim(claim, question)
+    assert not check.ok
+    assert why in check.reason
+
+
+def test_checker_flags_template_words_and_repeats() -> None:
+    assert check_claim("We support the claim that cars are good.", "x").template
+    repeated = check_claim("Yes, should cities ban cars.", "Should cities ban cars?")
+    assert repeated.repeats_question and not repeated.ok
+    # a statement typed as the question is its own pro claim, not a repeat
+    assert check_claim("Cities should ban cars.", "Cities should ban cars").ok
+
+
+def test_negation_is_placed_by_the_parse() -> None:
+    assert negate("Cannabis should be legalised") == "Cannabis should not be legalised"
+    assert negate("Animals have rights") == "Animals do not have rights"
+    assert negate("The vote was close") == "The vote was not close"
+    assert negate("What does the law protect against") is None  # a question, no statement
+    assert question_claims("Is?") is None
+
+
+def test_claim_words_are_validated() -> None:
+    data = words().model_dump()
+    bad = json.loads(json.dumps(data))
+    bad["lead_ins"] = [*bad["lead_ins"], "What About"]
+    with pytest.raises(DataError, match="lead_ins"):
+        read_words(bad)
+    bad = json.loads(json.dumps(data))
+    bad["topic_frames"] = [*bad["topic_frames"], bad["topic_frames"][0]]
+    with pytest.raises(DataError, match="listed twice"):
+        read_words(bad)
+    bad = json.loads(json.dumps(data))
+    bad["labels"]["xx"] = bad["labels"]["en"]
+    with pytest.raises(DataError, match="unknown language"):
+        read_words(bad)
+    bad = json.loads(json.dumps(data))
+    bad["forms"]["noun_phrase"]["pro"] = "Good."
+    with pytest.raises(DataError, match="topic"):
+        read_words(bad)
+
+
+def test_eval_claims_reports_every_group(tmp_path: Path) -> None:
+    from assistant.eval.claims import run_claims
+
+    rows = [
+        {
+            "id": "t-1",
+            "family": "debate",
+            "question": "Should museums be free?",
+            "intent": "two_sided",
+        },
+        {
+            "id": "t-2",
+            "family": "factual",
+            "question": "Who built the Eiffel Tower?",
+            "intent": "factual",
+        },
+        {
+            "id": "t-3",
+            "family": "non_english",
+            "question": "¿Deberían ser gratis los museos?",
+            "intent": "two_sided",
+        },
+    ]
+    data = tmp_path / "set.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    report = run_claims(data)
+    groups = report["groups"]
+    assert groups["debates"] == {**groups["debates"], "n": 1, "ok": 100.0}
+    assert groups["yes_no"]["n"] == 1 and groups["yes_no"]["ok"] == 100.0
+    assert groups["non_english"]["labelled"] == 100.0
+    assert groups["all"]["n"] == 2  # the factual question has no claims to check
+    assert [f["id"] for f in report["failures"]] == ["t-3"]
+    assert report["parser_load_seconds"] >= 0.0

@@ -1,0 +1,197 @@
+"""Clean text from real files: page furniture, PDF running lines, .gz, files with no extension."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+from assistant.ingest.html import html_to_text
+from assistant.ingest.loaders import load_file, walk_paths
+from assistant.ingest.pdf import strip_running_lines
+from assistant.ingest.reflow import reflow
+from assistant.ingest.sentences import sentence_spans
+
+ARTICLE = (
+    "Nuclear power produces little carbon dioxide over its life cycle. Critics point to the cost "
+    "of new plants and to the waste that stays dangerous for thousands of years. Supporters "
+    "answer that modern designs are safer and that storage is a solved engineering problem. "
+)
+
+PAGE = f"""<!DOCTYPE html><html><head><title>Should we build nuclear plants?</title></head>
+<body>
+<nav><ul><li><a href="/">Home</a></li><li><a href="/topics">Topics</a></li>
+<li><a href="/about">About us</a></li></ul></nav>
+<div id="cookie-banner">This website uses cookies to improve your experience. Accept</div>
+<aside class="sidebar"><h3>Popular debates</h3><ul><li>Ban zoos?</li><li>Tax sugar?</li></ul>
+</aside>
+<article>
+<h1>Should we build nuclear plants?</h1>
+<h2>Key Examples</h2>
+<p>{ARTICLE}The debate is old&nbsp;and still open<sup>1</sup>.</p>
+<p>France gets most of its electricity from nuclear plants<sup>[2]</sup> &amp; exports some.
+Germany closed its last plants in 2023 [3].</p>
+<ul><li>Low carbon electricity at scale for decades</li>
+<li>High building costs and long delays for every plant</li></ul>
+<p>Read more</p>
+<div class="share-buttons"><a>Share on Facebook</a> <a>Tweet</a></div>
+</article>
+<section class="comments"><h3>3 comments</h3>
+<div class="comment"><p>Great article, totally agree with everything!!!</p></div>
+<div class="comment"><p>I think the author is wrong about France.</p></div>
+</section>
+<footer><p>Copyright 2024 Debate Site. All rights reserved.</p>
+<p><a href="/privacy">Privacy policy</a></p></footer>
+</body></html>"""
+
+
+def test_html_main_text_without_furniture() -> None:
+    title, text = html_to_text(PAGE)
+    assert title == "Should we build nuclear plants?"
+    assert "Nuclear power produces little carbon dioxide" in text
+    assert "Germany closed its last plants in 2023." in text
+    for furniture in ("Topics", "cookies", "Popular debates", "Read more", "Share", "Tweet",
+                      "Great article", "author is wrong", "Copyright", "Privacy"):  # fmt: skip
+        assert furniture not in text, furniture
+    # footnote markers and entities gone
+    assert "still open." in text and "open1" not in text and "[2]" not in text
+    assert "&amp;" not in text and "& exports" in text and "\xa0" not in text
+
+
+def test_html_blocks_stay_apart() -> None:
+    _title, text = html_to_text(PAGE)
+    lines = text.split("\n")
+    assert "Key Examples" in lines  # a heading is a line of its own
+    assert any(x.endswith("Low carbon electricity at scale for decades") for x in lines)
+    sentences = [text[s:e] for s, e in sentence_spans(text)]
+    assert "Key Examples" in sentences
+    assert not any(s.startswith("Key Examples ") for s in sentences)
+
+
+def test_exponents_are_not_footnote_markers() -> None:
+    _title, text = html_to_text(
+        "<html><body><article><p>The flat has 60 m<sup>2</sup> of floor and the tank holds "
+        "10<sup>3</sup> litres, as the survey says<sup>4</sup> in its annex.</p>"
+        "<p>The survey was carried out by the city in the spring of last year.</p>"
+        "</article></body></html>"
+    )
+    assert "60 m2 of floor" in text and "103 litres" in text and "says in its annex" in text
+
+
+def test_html_with_no_main_text_falls_back_to_the_body() -> None:
+    _title, text = html_to_text("<html><body><div>Owls hunt at night.</div></body></html>")
+    assert text == "Owls hunt at night."
+
+
+def _pdf_with_running_lines(path: Path, pages: int = 5) -> Path:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.set_font("helvetica", size=11)
+    topics = ["schools", "roads", "parks", "water", "housing", "transport", "health"]
+    for n in range(1, pages + 1):
+        topic = topics[n - 1]
+        body = [
+            f"The {topic} committee met in the spring to review the annual figures for",
+            f"the whole region and found that spending on {topic} had risen by a small",
+            "amount while spending elsewhere had fallen. Its members agreed on a infor-",
+            f"mation campaign to explain the {topic} budget to the public before the vote.",
+        ]
+        pdf.add_page()
+        pdf.cell(0, 8, "ACME Regional Budget Report 2024", new_x="LMARGIN", new_y="NEXT")
+        for line in body:
+            pdf.cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(0, 7, f"The {topic} section closes here.", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_y(-20)
+        pdf.cell(0, 8, f"Page {n} of {pages}", new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+    return path
+
+
+def test_pdf_running_headers_footers_and_hyphens(tmp_path: Path) -> None:
+    result = load_file(_pdf_with_running_lines(tmp_path / "report.pdf"))
+    doc = result.documents[0]
+    assert "ACME Regional Budget Report" not in doc.text
+    assert "Page " not in doc.text and " of 5" not in doc.text
+    assert "information campaign" in doc.text and "infor-" not in doc.text
+    # wrapped lines are one paragraph: a sentence runs across the PDF's line ends
+    sentences = [doc.text[s:e] for s, e in sentence_spans(doc.text)]
+    assert (
+        "The parks committee met in the spring to review the annual figures for the whole "
+        "region and found that spending on parks had risen by a small amount while spending "
+        "elsewhere had fallen." in sentences
+    )
+    # each page keeps its own text and offsets
+    pages = result.pages[doc.doc_id]
+    assert len(pages) == 5
+    assert all("section closes here." in doc.text[a:b] for a, b in pages)
+    assert "The parks section closes here." in doc.text[pages[2][0] : pages[2][1]]
+
+
+def test_running_lines_need_to_recur() -> None:
+    pages = [f"Title of page {i}\nBody text number {i} differs.\n{i}" for i in range(1, 3)]
+    # two pages: a line on both is not enough to call it a header; the page numbers go
+    out = strip_running_lines(pages)
+    assert out[0].startswith("Title of page 1") and not out[0].endswith("\n1")
+
+
+def test_reflow_joins_wraps_but_keeps_blocks() -> None:
+    text = (
+        "# Sphere\n\n"
+        "Sphere is an offline research assistant that reads your own files and\n"
+        "writes a two-sided summary of what they say about a question.\n\n"
+        "- first item of a list that is long enough to look like wrapped text\n"
+        "- second item\n\n"
+        "```\n"
+        "code line one that is quite long and should never be joined at all\n"
+        "code line two\n"
+        "```\n"
+    )
+    out = reflow(text)
+    assert "own files and writes a two-sided" in out
+    assert "text\n- second item" in out
+    assert "joined at all\ncode line two" in out
+    assert out.startswith("# Sphere\n\n")
+
+
+def test_gz_files_are_read_by_their_inner_name(tmp_path: Path) -> None:
+    (tmp_path / "README.gz").write_bytes(gzip.compress(b"Readme words about the project.\n"))
+    (tmp_path / "NEWS.gz").write_bytes(gzip.compress(b"Version 2 fixes the parser.\n"))
+    (tmp_path / "page.html.gz").write_bytes(gzip.compress(PAGE.encode()))
+    (tmp_path / "data.bin.gz").write_bytes(gzip.compress(bytes(range(256)) * 10))
+    (tmp_path / "bad.txt.gz").write_bytes(b"\x1f\x8b\x08\x00garbage")
+    files, skipped = walk_paths([tmp_path])
+    names = {f.name for f in files}
+    assert {"README.gz", "NEWS.gz", "page.html.gz", "bad.txt.gz"} <= names
+    assert any(s.path.endswith("data.bin.gz") for s in skipped)
+    readme = load_file(tmp_path / "README.gz").documents[0]
+    assert readme.text.strip() == "Readme words about the project." and readme.format == "txt"
+    page = load_file(tmp_path / "page.html.gz").documents[0]
+    assert page.format == "html" and "Share" not in page.text and "Nuclear power" in page.text
+    bad = load_file(tmp_path / "bad.txt.gz")
+    assert not bad.documents and "gzip" in bad.skipped[0].reason
+
+
+def test_gz_bomb_stops_at_the_size_limit(tmp_path: Path) -> None:
+    (tmp_path / "big.txt.gz").write_bytes(gzip.compress(b"word " * 1_000_000))
+    result = load_file(tmp_path / "big.txt.gz", max_file_bytes=100_000)
+    assert not result.documents
+    assert "too large" in result.skipped[0].reason
+    assert "index.max_file_mb" in result.skipped[0].reason
+
+
+def test_files_without_extension_are_sniffed(tmp_path: Path) -> None:
+    (tmp_path / "TODO").write_text("Fix the parser before the release.\n", encoding="utf-8")
+    (tmp_path / "RBASH").write_text("Restricted shell notes.\nDo not use.\n", encoding="utf-8")
+    (tmp_path / "blob").write_bytes(bytes(range(256)) * 20)
+    (tmp_path / "page").write_text(PAGE, encoding="utf-8")
+    files, skipped = walk_paths([tmp_path])
+    assert {f.name for f in files} == {"TODO", "RBASH", "page"}
+    assert [(Path(s.path).name, s.reason) for s in skipped] == [
+        ("blob", "no extension and not text")
+    ]
+    todo = load_file(tmp_path / "TODO").documents[0]
+    assert todo.text.strip() == "Fix the parser before the release."
+    assert todo.title.startswith("Fix")
+    page = load_file(tmp_path / "page").documents[0]
+    assert page.format == "html" and "Popular debates" not in page.text
