@@ -468,9 +468,9 @@ _TIPS = "Should tipping in restaurants be abolished?"
         # a label that announces something new
         (_TIPS, "On a different note: do electric scooters cut traffic?", False, "new_topic", None),
         (_TIPS, "Separately, who invented the bicycle?", False, "new_topic", None),
-        # "an" typed for "and" between two reference numbers, "wy" for "why"
+        # "an" typed for "and" between two reference numbers ("wy" for "why" was dropped
+        # as fitted to one development turn, issue 35 step 6)
         (_TIPS, "compare 2 an 5 for me", True, "compare_refs", [2, 5]),
-        (_TIPS, "wy is 6 there", True, "explain_ref", 6),
         (_TIPS, "take away [4] please, it's an advert", True, "drop_ref", 4),
         # a Spanish view with an English tail
         (_TIPS, "¿y qué piensan los camareros about it?", True, "add_perspective", "camareros"),
