@@ -18,6 +18,7 @@ the file it came from.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -190,6 +191,16 @@ class IndexSettings(_Section):
     )
 
 
+class LoggingSettings(_Section):
+    """What ``sphere ask`` records in the session log, as the ``llm`` CLI logs prompts."""
+
+    enabled: bool = Field(
+        True,
+        description="`sphere ask` records every answer in the session log (--no-log skips "
+        "one; --log records one when this is false); the app always keeps its sessions",
+    )
+
+
 class UISettings(_Section):
     theme: str = "textual-dark"
 
@@ -237,16 +248,20 @@ class Settings(_Section):
     stance: StanceSettings = Field(default_factory=StanceSettings)  # type: ignore[arg-type]
     followup: FollowupSettings = Field(default_factory=FollowupSettings)  # type: ignore[arg-type]
     index: IndexSettings = Field(default_factory=IndexSettings)  # type: ignore[arg-type]
+    logging: LoggingSettings = Field(default_factory=LoggingSettings)  # type: ignore[arg-type]
     ui: UISettings = Field(default_factory=UISettings)
     models: ModelsSettings = Field(default_factory=ModelsSettings)  # type: ignore[arg-type]
 
     # where the values came from, for messages; not settings
     source_file: Path | None = Field(None, exclude=True)
     source_how: str = Field("", exclude=True)  # how the file was found, e.g. "$SPHERE_CONFIG"
+    source_empty: bool = Field(False, exclude=True)  # the file held no settings (/dev/null)
 
     def resolved(self) -> Settings:
         """Paths expanded (``~``) and made absolute against the config file's folder."""
-        base = self.source_file.parent if self.source_file else Path.cwd()
+        # a pipe's or /dev/null's folder is no place for the user's files
+        here = self.source_file is not None and self.source_file.is_file()
+        base = self.source_file.parent if self.source_file and here else Path.cwd()
 
         def fix(p: Path) -> Path:
             p = p.expanduser()
@@ -271,7 +286,7 @@ class Settings(_Section):
         )
 
     def public_dict(self) -> dict[str, Any]:
-        d = self.model_dump(mode="json", exclude={"source_file", "source_how"})
+        d = self.model_dump(mode="json", exclude={"source_file", "source_how", "source_empty"})
         if d["llm"].get("api_key"):
             d["llm"]["api_key"] = "***"
         return d
@@ -324,16 +339,11 @@ def find_config_file(
     """
     environ = os.environ if environ is None else environ
     if explicit:
-        p = Path(explicit).expanduser()
-        if not p.is_file():
-            raise ConfigError(f"config file not found: {p}")
-        return p, "--config"
+        return _named_file(Path(explicit).expanduser(), ""), "--config"
     env = environ.get(ENV_PREFIX + "CONFIG")
     if env:
-        p = Path(env).expanduser()
-        if not p.is_file():
-            raise ConfigError(f"config file not found: {p} (from ${ENV_PREFIX}CONFIG)")
-        return p, f"${ENV_PREFIX}CONFIG"
+        named = _named_file(Path(env).expanduser(), f" (from ${ENV_PREFIX}CONFIG)")
+        return named, f"${ENV_PREFIX}CONFIG"
     here = Path.cwd() / DEFAULT_CONFIG_NAME
     if here.is_file():
         return here, f"./{DEFAULT_CONFIG_NAME} in the current folder"
@@ -341,6 +351,33 @@ def find_config_file(
     if user.is_file():
         return user, "$XDG_CONFIG_HOME/sphere/config.yaml"
     return None, ""
+
+
+def _named_file(p: Path, origin: str) -> Path:
+    """A settings file the user named: a regular file, ``/dev/null`` (an empty file: the
+    defaults) or a pipe (``--config <(…)``); anything else is an error saying what it is."""
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise ConfigError(f"config file not found: {p}{origin}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file {p}{origin}: {exc}") from None
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or _is_devnull(p):
+        return p
+    if stat.S_ISDIR(mode):
+        raise ConfigError(
+            f"{p}{origin} is a folder, not a config file",
+            hint=f"name the YAML file in it, e.g. {p / DEFAULT_CONFIG_NAME}",
+        )
+    kind = "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket"
+    raise ConfigError(f"{p}{origin} is {kind}, not a config file")
+
+
+def _is_devnull(p: Path) -> bool:
+    try:
+        return os.path.samefile(p, os.devnull)
+    except OSError:
+        return False
 
 
 def load_settings(
@@ -358,7 +395,7 @@ def load_settings(
             raise ConfigError(f"cannot read {file}: {exc}") from None
         except yaml.YAMLError as exc:
             raise ConfigError(f"{file} is not valid YAML: {exc}") from None
-        if loaded is None:
+        if loaded is None:  # an empty file (or only comments): the defaults
             loaded = {}
         if not isinstance(loaded, dict):
             raise ConfigError(f"{file} must contain a mapping of settings at the top level")
@@ -374,6 +411,7 @@ def load_settings(
         settings = Settings.model_validate(merged)
     except ValidationError as exc:
         raise ConfigError(_describe(exc, "the environment (SPHERE_… variables)")) from None
-    settings.source_file = file.resolve() if file else None
+    settings.source_file = (file.resolve() if file.is_file() else file) if file else None
     settings.source_how = how
+    settings.source_empty = file is not None and not data
     return settings.resolved()

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.citations import cited
+from assistant.locations import citation_where, document_label
 from assistant.models import (
     NO_EVIDENCE,
     DocumentHit,
@@ -38,9 +39,10 @@ from assistant.models import (
     Reference,
     TurnResult,
 )
-from assistant.store import SessionInfo, StoredTurn
+from assistant.store import SessionInfo, StoredTurn, turn_numbers
 from assistant.summarize.balance import probabilities_text
 from assistant.summarize.correct import GROUP_TITLES, GROUP_WHY, GROUPS, correction_text
+from assistant.wording import count
 
 SIDE_LABEL = {"pro": "For", "con": "Against"}
 ANSWER_CHECK = "question"  # assistant.summarize.factual.CHECK
@@ -132,11 +134,12 @@ def _reference(
     probs: list[float] | None = None,
 ) -> str:
     parts = [_sentence(md_text(ref.title or ref.doc_id))]
-    if ref.source:
-        parts.append(_sentence(md_text(ref.source)))
+    source, location = citation_where(ref.source, ref.path)
+    if source:
+        parts.append(_sentence(md_text(source)))
     where = []
-    if ref.path:
-        where.append(md_code(ref.path))
+    if location:  # a path as code; a label ("demo corpus, record 13") as text
+        where.append(md_code(location) if location == ref.path else md_text(location))
     if ref.page is not None:
         where.append(f"page {ref.page}")
     if where:
@@ -160,7 +163,8 @@ def _reference(
         )
     elif ref.stance is not None and side in SIDE_LABEL:
         parts.append(f"Stance: supports the {SIDE_LABEL[side]} claim · {ref.stance:.2f}.")
-    parts.append(f"Document {md_code(ref.doc_id)}.")
+    if document_label(ref.doc_id, ref.source, ref.path):  # a file's id is its path
+        parts.append(f"Document {md_code(ref.doc_id)}.")
     if copies:
         parts.append(f"Same passage also in {', '.join(md_code(c) for c in copies)}.")
     # the "." after a title like "2024" would otherwise open an ordered list in the note
@@ -233,10 +237,6 @@ def _reply(result: TurnResult, notes: _Footnotes, base: TurnResult | None) -> li
 # --------------------------------------------------------------------------- blocks
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def _side_label(side: str) -> str:
     return SIDE_LABEL.get(side, md_text(side).capitalize() or "Claim")
 
@@ -287,9 +287,13 @@ def _answer(answer: FactualAnswer, notes: _Footnotes) -> list[str]:
         return [*out, "*No document in this index answers it.*", ""]
     for row in answer.rows:
         title = md_text(row.title) if row.title.strip() else ""
-        doc = f"{title} ({md_code(row.doc_id)})" if title else md_code(row.doc_id)
+        # a file's id is its path, which its source shows; a demo record's source is a label
+        source, _ = citation_where(row.source, row.path)
+        shown_id = document_label(row.doc_id, row.source, row.path)
+        doc = f"{title} ({md_code(shown_id)})" if title and shown_id else title
+        doc = doc or md_code(row.doc_id)
         ref = row.reference
-        where = [md_text(row.source)] if row.source.strip() else []
+        where = [md_text(source)] if source.strip() else []
         if ref is not None and ref.page is not None:
             where.append(f"page {ref.page}")
         head = ", ".join([doc, *where])
@@ -321,9 +325,9 @@ def _balance(result: TurnResult) -> list[str]:
     out = ["### Balance", ""]
     for s in balance.sides:
         out.append(
-            f"- {_side_label(s.side)}: {_count(s.documents_cited, 'document')} cited, "
-            f"{_count(s.distinct_sources, 'distinct source')}, mean retrieval score "
-            f"{s.mean_retrieval_score:.3f}, {_count(s.perspectives, 'perspective')}"
+            f"- {_side_label(s.side)}: {count(s.documents_cited, 'document')} cited, "
+            f"{count(s.distinct_sources, 'distinct source')}, mean retrieval score "
+            f"{s.mean_retrieval_score:.3f}, {count(s.perspectives, 'perspective')}"
         )
     out.append(f"- Lopsidedness: {balance.lopsidedness:.2f} (0 = even, 1 = one-sided)")
     docs = _titles(result)
@@ -471,10 +475,16 @@ def _join(lines: Iterable[str]) -> str:
 
 
 def turn_to_markdown(
-    result: TurnResult, *, number: int | None = None, created: str | None = None
+    result: TurnResult,
+    *,
+    number: int | None = None,
+    created: str | None = None,
+    shown: dict[int, int] | None = None,
 ) -> str:
-    """One turn as Markdown, with its own footnotes and method section."""
-    return _join(_turn(result, number, created, _Footnotes(), method=True))
+    """One turn as Markdown, with its own footnotes and method section. ``number``: its
+    place in its session; ``shown``: the session's turn ids → places (``turn_numbers``),
+    so the turn it follows is named by its place."""
+    return _join(_turn(result, number, created, _Footnotes(), method=True, shown=shown))
 
 
 def session_to_markdown(info: SessionInfo, turns: list[StoredTurn]) -> str:
@@ -484,13 +494,13 @@ def session_to_markdown(info: SessionInfo, turns: list[StoredTurn]) -> str:
         f"# {title}",
         "",
         f"Sphere session {info.id} on index {md_code(info.index)}: "
-        f"{_count(len(turns), 'question')}, "
+        f"{count(len(turns), 'question')}, "
         f"created {md_text(info.created)}.",
         "",
     ]
     notes = _Footnotes()
     # a follow-up names the turn it follows by that turn's heading number here
-    shown = {turn.id: n for n, turn in enumerate(turns, 1)}
+    shown = turn_numbers(turns)
     by_id = {turn.id: turn.result for turn in turns}
     for n, turn in enumerate(turns, 1):
         follows = turn.result.plan.follows

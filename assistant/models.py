@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, TypeVar
 
+from assistant.wording import count
+
 Side = Literal["pro", "con"]
 SIDES: tuple[Side, Side] = ("pro", "con")
 Intent = Literal["two_sided", "one_sided", "factual", "lookup"]
@@ -613,9 +615,9 @@ class Lookup:
         """How the list was ranked, in one sentence (shown by the export, CLI and app)."""
         n = len(self.aspects)
         if self.aspects and self.aggregator:
-            return f"Ranked by aspect fusion ({self.aggregator}) over {n} aspects."
+            return f"Ranked by aspect fusion ({self.aggregator}) over {count(n, 'aspect')}."
         if self.aspects:
-            return f"Ranked by the whole question; {n} aspects checked."
+            return f"Ranked by the whole question; {count(n, 'aspect')} checked."
         return "Ranked by the whole question."
 
     def to_dict(self) -> dict[str, Any]:
@@ -732,6 +734,14 @@ class TurnResult:
     answer: FactualAnswer | None = None
     # the user's corrections of sides, oldest first; ``summary`` already shows them
     corrections: list[Correction] = field(default_factory=list)
+
+    @property
+    def seconds(self) -> float:
+        """How long the pass took: its ``total`` timing (the stages' timings overlap it,
+        so they are summed only when it is missing)."""
+        if "total" in self.timings:
+            return float(self.timings["total"])
+        return float(sum(self.timings.values()))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {

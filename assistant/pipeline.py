@@ -69,6 +69,7 @@ from assistant.summarize.evidence import SourceDoc, pool_documents, split_passag
 from assistant.summarize.hiersphere import SummaryOptions, summarize
 from assistant.summarize.verify import VerifyOptions, VerifyReport, verify_summary
 from assistant.understand import check_question, make_claims
+from assistant.wording import count
 
 SENTENCE_CACHE_DOCS = 5000
 ProgressFn = Callable[[Progress], None]
@@ -129,8 +130,8 @@ def one_side(summary: Summary, plan: QueryPlan, found: int = 0) -> None:
         if claim.side != side:
             claim.perspectives = []
             claim.note = (
-                f"Left out: only the other claim was asked for ({found} "
-                f"document{'s' if found != 1 else ''} found for this one not shown; "
+                f"Left out: only the other claim was asked for ({count(found, 'document')} "
+                "found for this one not shown; "
                 "ask for both sides to see them)."
                 if found
                 else "Left out: only the other claim was asked for (ask for both sides to see it)."
@@ -433,8 +434,8 @@ class Pipeline:
         )
         if report.removed:
             summary.notes.append(
-                f"{len(report.removed)} reference(s) removed by verification "
-                f"({report.dropped_perspectives} perspective(s) dropped)"
+                f"{count(len(report.removed), 'reference')} removed by verification "
+                f"({count(report.dropped_perspectives, 'perspective')} dropped)"
             )
         times["verify"] = time.perf_counter() - t
         return summary, report

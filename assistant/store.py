@@ -25,7 +25,7 @@ import json
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -79,9 +79,17 @@ class SearchHit:
     snippet: str  # matched words wrapped in SNIPPET_MARKS
     session_title: str = ""
     created: str = ""
+    turn_number: int = 0  # the turn's place in its session (turn_numbers)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def turn_numbers(turns: Iterable[StoredTurn]) -> dict[int, int]:
+    """Turn id → the turn's place in its session (1, 2, …), oldest first: how the app,
+    ``sessions show``, the export and ``sphere ask --session`` name a turn ("Follows turn
+    2"). The ids are the log's, shared by every session, so they are not shown as turns."""
+    return {t.id: n for n, t in enumerate(turns, 1)}
 
 
 # Not [ ]: snippets are shown in Rich/Textual, where brackets are markup.
@@ -812,7 +820,9 @@ class SessionStore:
         with self._use() as conn:
             rows = conn.execute(
                 "SELECT t.session_id, t.id, t.question, "
-                "snippet(turns_fts, -1, ?, ?, '…', 12), s.title, t.created "
+                "snippet(turns_fts, -1, ?, ?, '…', 12), s.title, t.created, "
+                "(SELECT COUNT(*) FROM turns o WHERE o.session_id = t.session_id "
+                "AND o.id <= t.id) "
                 "FROM turns_fts JOIN turns t ON t.id = turns_fts.rowid "
                 "JOIN sessions s ON s.id = t.session_id "
                 "WHERE turns_fts MATCH ? ORDER BY rank LIMIT ?",
@@ -826,6 +836,7 @@ class SessionStore:
                 snippet=r[3] or "",
                 session_title=r[4],
                 created=r[5],
+                turn_number=int(r[6]),
             )
             for r in rows
         ]

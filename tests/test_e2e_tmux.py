@@ -209,3 +209,61 @@ def test_app_killed_mid_answer_keeps_earlier_turns(tmp_path: Path, demo_indexes:
     )
     assert listing.returncode == 0, listing.stderr
     assert "uniforms" in listing.stdout.lower()
+
+
+FOLLOW_UP = "only sources from government"
+
+
+def _save_screens(screens: list[tuple[str, str]]) -> None:
+    """With ``FOCUS_TMUX_CAPTURE=FILE`` set, the screens of the focus path go to FILE (the
+    capture kept with the evaluation results)."""
+    target = os.environ.get("FOCUS_TMUX_CAPTURE")
+    if not target:
+        return
+    parts = [f"=== {title} ===\n{screen.rstrip()}\n" for title, screen in screens]
+    Path(target).write_text("\n".join(parts), encoding="utf-8")
+
+
+@needs_tmux
+def test_typing_after_the_evidence_pane_reaches_the_question_box(
+    tmp_path: Path, demo_indexes: Path
+) -> None:
+    """Issue 36: a citation opened with Enter, the pane closed with Esc, a follow-up typed
+    and sent with Enter. The keys reach the question box, the follow-up is asked (it
+    follows turn 1), and the pane does not open again."""
+    env = _env(tmp_path, demo_indexes)
+    session = f"sphere-focus-{os.getpid()}"
+    _start_app(session, env, tmp_path, keep_pane=True)
+    screens: list[tuple[str, str]] = []
+    try:
+        _wait_for(session, "Ask a question", "focus: question box", timeout=180)
+        _tmux("send-keys", "-t", session, "Should school uniforms be mandatory?", "Enter")
+        screens.append(("the answer", _wait_for(session, "Claim A", "[1]", timeout=300)))
+        _tmux("send-keys", "-t", session, "Tab")
+        _tmux("send-keys", "-t", session, "Tab")
+        _wait_for(session, "focus: citation [", timeout=30)
+        _tmux("send-keys", "-t", session, "Enter")
+        screens.append(("Enter on a citation", _wait_for(session, "Evidence [", timeout=60)))
+        _tmux("send-keys", "-t", session, "Escape")
+        closed = _wait_for(session, "focus: question box", timeout=30)
+        assert "Evidence [" not in closed
+        screens.append(("Esc", closed))
+        _tmux("send-keys", "-t", session, "-l", FOLLOW_UP)  # typed as one burst, as a paste
+        screens.append(("typed", _wait_for(session, FOLLOW_UP, timeout=30)))
+        _tmux("send-keys", "-t", session, "Enter")
+        answered = _wait_for(session, f"❯ {FOLLOW_UP}", "Follows turn 1", timeout=300)
+        time.sleep(2)  # anything the Enter would still open would be on screen by now
+        answered = _tmux("capture-pane", "-t", session, "-p")
+        screens.append(("Enter: the follow-up asked", answered))
+        assert "Evidence [" not in answered  # the pane did not reopen
+        _tmux("send-keys", "-t", session, "C-q")
+        _exit_screen(session)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
+        _save_screens(screens)
+    db = sqlite3.connect(tmp_path / "sessions.db")
+    try:
+        rows = db.execute("SELECT question FROM turns ORDER BY id").fetchall()
+    finally:
+        db.close()
+    assert rows == [("Should school uniforms be mandatory?",), (FOLLOW_UP,)]

@@ -66,3 +66,27 @@ def test_without_a_terminal_stages_are_plain_lines(capsys) -> None:  # type: ign
         "indexing: 2 documents, 2 passages",
         "writing FAISS + BM25: 2 documents, 2 passages",
     ]
+
+
+def test_training_steps_without_a_terminal_are_plain_lines_with_an_eta(capsys) -> None:  # type: ignore[no-untyped-def]
+    """A training job in the background (stderr a log file) still says how far it is and
+    when it ends: plain lines with step, percent and ETA, the rate of this process only."""
+    from assistant.progress_bar import PlainSteps, step_bar
+
+    now = [0.0]
+    bar = step_bar(100, initial=40, desc="stance")  # pytest's stderr is no terminal
+    assert isinstance(bar, PlainSteps)
+    bar._t0 = 0.0
+    bar._lines._clock = lambda: now[0]
+    bar.set_postfix(loss="1.200", epoch=2)
+    now[0] = 10.0
+    bar.update(10)  # 10 steps in 10 s of this process -> 1 s/step, 50 left
+    now[0] = 20.0
+    bar.update(10)  # within 30 s of the last line: quiet
+    now[0] = 60.0
+    bar.update(40)  # the last step: always printed
+    bar.close()
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "stance: step 50/100 (50 %), 1.00 s/step, ETA 0:00:50, loss=1.200, epoch=2"
+    assert lines[-1].startswith("stance: step 100/100 (100 %)") and "ETA 0:00:00" in lines[-1]
+    assert len(lines) == 2

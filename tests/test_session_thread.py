@@ -28,7 +28,7 @@ def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 def _blocks(show: str) -> list[str]:
     """``sessions show``'s text cut into one block per turn (the header dropped)."""
-    return re.split(r"\n(?=\[\d+\] turn )", show)[1:]
+    return re.split(r"\n(?=Turn \d+ · )", show)[1:]
 
 
 @pytest.fixture
@@ -64,17 +64,21 @@ def test_sessions_show_is_the_thread(thread: int, capsys: pytest.CaptureFixture[
     assert data["turns"][1]["result"]["reply"].startswith("[1] ")
 
     blocks = _blocks(_run(["sessions", "show", str(thread)], capsys))
-    assert [b.split(" · ")[0] for b in blocks] == [f"[{n}] turn {n + 1}" for n in range(1, 6)]
+    # each turn by its place in the session; the log's id last
+    assert [b.split(" · ")[0] for b in blocks] == [f"Turn {n}" for n in range(1, 6)]
+    assert [b.split("\n")[0].split(" · ")[-1] for b in blocks] == [
+        f"id {n + 1}" for n in range(1, 6)
+    ]
     first, reply, more, spanish, nuclear = blocks
     assert "follows " not in first and "new thread" not in first and "For: " in first
     # the question about the answer: what it asked, and the answer itself, no claims
     # the turn followed by its place in the session, as the app and the export name it
-    assert "\n  follows [1] (turn 2): about reference [1]\n" in reply
+    assert "\n  follows turn 1: about reference [1]\n" in reply
     assert "A (from the session log, no new search):\n    [1] " in reply
     assert "under Claim " in reply and "quote: “" in reply
     assert "For: " not in reply and "Against: " not in reply
-    assert "\n  follows [1] (turn 2): + page both\n" in more
-    assert "\n  follows [3] (turn 4): + constraint language es\n" in spanish
+    assert "\n  follows turn 1: + page both\n" in more
+    assert "\n  follows turn 3: + constraint language es\n" in spanish
     assert "\n  new thread: a new topic" in nuclear and "follows " not in nuclear
     assert "Q: Is nuclear power safe?" in nuclear
 

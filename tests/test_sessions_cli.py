@@ -207,7 +207,7 @@ def test_correct_moves_a_document_and_the_log_keeps_it(
     assert "Turn 2 of session" in out and "you moved uniforms-02" in out
     assert "under the Against claim (it was under the For claim)" in out
     assert "the stance model had said: pro 0.89 · con 0.06 · neither 0.05" in out
-    assert "balance now: For 1 documents, Against 2 documents; lopsidedness 0.33" in out
+    assert "balance now: For 1 document, Against 2 documents; lopsidedness 0.33" in out
     code, out, _ = run(["sessions", "correct", sid, "2", "uniforms-07", "--to", "out"], capsys)
     assert code == 0 and "took uniforms-07" in out
     with SessionStore(db) as s:

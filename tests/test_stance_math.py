@@ -297,3 +297,27 @@ def test_eval_stance_bad_data_is_a_clear_error(tmp_path: Path) -> None:
     assert "Traceback" not in res.stderr
     res = _cli("eval", "stance", "--data", str(tmp_path / "nope.jsonl"), cwd=tmp_path)
     assert res.returncode == 2 and "not found" in res.stderr
+
+
+def test_confidence_table_by_hand() -> None:
+    """What each stance.min_confidence would place, as the product applies it."""
+    from assistant.eval.stance import Case, confidence_table
+
+    def case(gold: int) -> Case:
+        return Case("q", ("a", "b"), "text", gold, "t", "g")
+
+    probs = np.array(
+        [
+            [0.9, 0.05, 0.05],  # A at 0.9, gold A: right at every t up to 0.9
+            [0.6, 0.3, 0.1],  # A at 0.6, gold B: wrong while t <= 0.6
+            [0.2, 0.7, 0.1],  # B at 0.7, gold B: right while t <= 0.7
+            [0.1, 0.2, 0.7],  # neither: never placed
+            [0.55, 0.1, 0.35],  # A at 0.55, gold none: a wrong placement while t <= 0.55
+        ]
+    )
+    cases = [case(0), case(1), case(1), case(2), case(2)]
+    rows = {r["t"]: r for r in confidence_table(probs, cases)}
+    assert rows[0.5] == {"t": 0.5, "placed": 80.0, "precision": 50.0, "net": 0.0}
+    assert rows[0.6] == {"t": 0.6, "placed": 60.0, "precision": 66.67, "net": 20.0}
+    assert rows[0.7] == {"t": 0.7, "placed": 40.0, "precision": 100.0, "net": 40.0}
+    assert rows[0.9] == {"t": 0.9, "placed": 20.0, "precision": 100.0, "net": 20.0}

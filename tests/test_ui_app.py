@@ -620,7 +620,7 @@ def test_lookup_shows_a_table_and_a_row_opens_its_quotes(tmp_path: Path) -> None
         assert pane.row is not None and pane.row.doc_id == "harbour"
         await pilot.press("escape")
         assert not pane.is_open
-        assert isinstance(app.focused, LookupTable)
+        assert isinstance(app.focused, ChatInput)  # back in the question box (issue 36)
         (info,) = store.list_sessions()
         assert store.turns(info.id)[0].result.lookup is not None
 
@@ -749,6 +749,9 @@ def test_command_palette_has_sphere_commands(tmp_path: Path) -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"toggle sessions")
+        # the palette searches its providers as it likes (one looks for models on this
+        # machine): wait for the match rather than a fixed time, which a loaded machine
+        # outlasts
         await wait_until(pilot, lambda: _palette_shows(app, "Toggle sessions sidebar"))
         await pilot.press("enter")
         await pilot.pause()

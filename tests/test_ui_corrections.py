@@ -112,7 +112,7 @@ def test_m_moves_the_open_citation_under_the_other_claim_and_back(tmp_path: Path
         assert cited(app, "pro") == ["d2", "d2"] and cited(app, "con")[-1] == "d1"
         assert "herd-immunity threshold" in text_of(app.query(ClaimColumn).first())
         assert "(moved by you)" in text_of(app.query(ClaimColumn).last())
-        assert "Claim A: 1 documents" in balance(app) and "Claim B: 3 documents" in balance(app)
+        assert "Claim A: 1 document," in balance(app) and "Claim B: 3 documents" in balance(app)
         assert "lopsidedness 0.50" in balance(app)
         moved = marker_of(app, "d1")
         assert moved.has_class("-by-user")
@@ -191,6 +191,8 @@ def test_a_side_unclear_document_is_placed_under_a_claim(tmp_path: Path) -> None
         await pilot.press("m")  # m is for citations: nothing moves
         await pilot.pause()
         assert store.corrections == []
+        # nor is it typed into the question box: the pane keeps its keys (issue 36)
+        assert app.query_one(ChatInput).value == "" and app.query_one(EvidencePane).is_open
         await pilot.press("b")
         await finish(pilot)
         assert cited(app, "con")[-1] == "d5"
@@ -289,6 +291,7 @@ def test_a_lookup_row_cannot_be_corrected(tmp_path: Path) -> None:
         await pilot.press("x", "m", "a")
         await pilot.pause()
         assert store.corrections == []
+        assert app.query_one(ChatInput).value == ""  # the pane's keys, not a question's
 
     run(app, flow)
 

@@ -127,7 +127,7 @@ def test_balance_text() -> None:
     )
     assert balance_text(report) == (
         "Claim A: 3 documents, 2 sources, 2 perspectives · "
-        "Claim B: 1 documents, 1 sources, 1 perspectives · lopsidedness 0.50 (one-sided)"
+        "Claim B: 1 document, 1 source, 1 perspective · lopsidedness 0.50 (one-sided)"
     )
 
 

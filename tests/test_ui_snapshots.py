@@ -50,7 +50,9 @@ async def _answered(pilot: Pilot[Any]) -> None:
 
 
 def _app(tmp_path: Path, **kwargs: Any) -> Any:
-    # the export folder is a temp dir, but nothing in these screens shows it
+    # the export folder is a temp dir, but nothing in these screens shows it; an answer
+    # takes 4.2 s on the fixed clock ("answered in 4.2 s")
+    kwargs.setdefault("pipeline", ScriptedPipeline(seconds=4.2))
     return build_app(tmp_path, **kwargs)
 
 
@@ -173,7 +175,7 @@ def test_snapshot_lookup_table(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
 
-    app = _app(tmp_path, pipeline=ScriptedPipeline(lookup=True))
+    app = _app(tmp_path, pipeline=ScriptedPipeline(lookup=True, seconds=4.2))
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
@@ -186,7 +188,7 @@ def test_snapshot_lookup_row_evidence(snap_compare: Any, tmp_path: Path) -> None
         await pilot.press("down", "enter")
         await pilot.pause()
 
-    app = _app(tmp_path, pipeline=ScriptedPipeline(lookup=True))
+    app = _app(tmp_path, pipeline=ScriptedPipeline(lookup=True, seconds=4.2))
     assert snap_compare(app, terminal_size=(140, 36), run_before=run_before)
 
 

@@ -398,9 +398,13 @@ class ScriptedPipeline:
         empty_con: bool = False,
         index_names: list[str] | None = None,
         lookup: bool = False,
+        seconds: float = 0.0,
         factual: bool = False,
     ) -> None:
         self.gate = gate
+        # how long a pass takes on the app's clock (a FixedClock, set by build_app)
+        self.seconds = seconds
+        self.clock: Any = None
         self.empty_con = empty_con
         self.calls: list[tuple[str, QueryPlan | None]] = []
         self.skips: list[dict[str, set[str]] | None] = []
@@ -446,6 +450,8 @@ class ScriptedPipeline:
             Progress("done"),
         ]:
             report(p)
+        if self.clock is not None:
+            self.clock.now += self.seconds
         if self.lookup:
             return sample_lookup_result(question, plan)
         if self.factual and (plan is None or plan.intent == "factual"):
@@ -618,11 +624,14 @@ def build_app(
     settings = Settings.model_validate(
         {"index_dir": str(tmp_path / "indexes"), "ui": {"theme": theme}}
     )
+    clock = kwargs.pop("clock", FixedClock())
+    if isinstance(pipeline, ScriptedPipeline) and pipeline.clock is None:
+        pipeline.clock = clock  # its passes take pipeline.seconds on the app's clock
     return make_app(
         settings,
         pipeline_factory=factory or (lambda s, name: pipeline),
         store=store if store is not None else MemoryStore(),
-        clock=kwargs.pop("clock", FixedClock()),
+        clock=clock,
         export_dir=tmp_path,
         **kwargs,
     )

@@ -105,9 +105,11 @@ def run_startup_bench(
                 rss["app"][mode].append(peak)
                 llm.setdefault(mode, data.get("llm", {}))
                 say(f"round {r + 1}/{rounds}: sphere ask, model {mode.replace('_', ' ')}")
+                # --no-log: a benchmark's answers are not the user's (and the figures
+                # stay those of the answer alone, as before answers were logged)
+                ask = ["ask", question, "--index", index, "--json", "--no-log"]
                 _start, seconds, peak, stdout, _e = _run_child(
-                    [*base, "assistant.cli", *cfg, "ask", question, "--index", index, "--json"],
-                    env,
+                    [*base, "assistant.cli", *cfg, *ask], env
                 )
                 answer = json.loads(stdout)
                 understand[mode].append(float(answer.get("timings", {}).get("understand", 0.0)))

@@ -37,7 +37,8 @@ def describe_sources(s: Settings, environ: Mapping[str, str] | None = None) -> l
     """Which settings file was read (and how it was found), and the overriding variables."""
     environ = os.environ if environ is None else environ
     if s.source_file:
-        lines = [f"settings file: {s.source_file} (found as {s.source_how})"]
+        empty = "; it holds no settings: built-in defaults" if s.source_empty else ""
+        lines = [f"settings file: {s.source_file} (found as {s.source_how}{empty})"]
     else:
         lines = [f"no settings file (looked for {CONFIG_SEARCH}): built-in defaults"]
     env = sorted(k for k in environ if k.startswith(ENV_PREFIX) and k != ENV_PREFIX + "CONFIG")

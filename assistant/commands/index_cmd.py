@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from assistant.commands.context import Context, pass_ctx
+from assistant.wording import count, noun_for
 
 
 @click.group("index")
@@ -134,9 +135,10 @@ def _finish(report: Any, as_json: bool) -> None:
 def _print_report(report: Any) -> None:
     verb = "Resumed and built" if report.resumed else "Built"
     click.echo(
-        f"{verb} index '{report.name}': {report.documents} documents, {report.passages} passages "
+        f"{verb} index '{report.name}': {count(report.documents, 'document')}, "
+        f"{count(report.passages, 'passage')} "
         f"({report.documents_added} added, {report.documents_removed} removed; "
-        f"{report.files_indexed} files indexed, {report.files_unchanged} unchanged, "
+        f"{count(report.files_indexed, 'file')} indexed, {report.files_unchanged} unchanged, "
         f"{report.files_removed} removed) in {report.seconds:.1f} s "
         f"({report.docs_per_second:.1f} docs/s)."
     )
@@ -158,7 +160,7 @@ def _read_so_far(data: dict[str, Any]) -> str:
     """'12.5 of 50.0 MB, 3,200 passages' (no total for a .gz)."""
     total = data["total"]
     amount = f"{data['bytes'] / 1e6:.1f} of {_mb(total)}" if total else _mb(data["bytes"])
-    return f"{amount}, {data['passages']:,} passages"
+    return f"{amount}, {data['passages']:,} {noun_for(data['passages'], 'passage')}"
 
 
 class _BuildProgress:
@@ -207,7 +209,7 @@ class _BuildProgress:
         if event == "start":
             self.plain.stage(
                 "indexing",
-                f"{data['files']} files to read ({_mb(data['bytes'])}), "
+                f"{count(data['files'], 'file')} to read ({_mb(data['bytes'])}), "
                 f"{data['unchanged']} unchanged",
             )
         elif event == "file_start":
@@ -217,11 +219,16 @@ class _BuildProgress:
         elif event == "file_progress":
             self.plain.tick(_read_so_far(data))
         elif event == "file" and self.plain._stage.startswith("reading "):
-            self.plain.stage("indexing", f"{self.docs:,} documents, {self.passages:,} passages")
+            self.plain.stage("indexing", self._so_far())
         elif event == "finalize":
-            self.plain.stage(
-                "writing FAISS + BM25", f"{self.docs:,} documents, {self.passages:,} passages"
-            )
+            self.plain.stage("writing FAISS + BM25", self._so_far())
+
+    def _so_far(self) -> str:
+        """'1,200 documents, 3,400 passages'."""
+        docs, passages = self.docs, self.passages
+        return (
+            f"{docs:,} {noun_for(docs, 'document')}, {passages:,} {noun_for(passages, 'passage')}"
+        )
 
     def _bar(self, event: str, data: dict[str, Any]) -> None:
         if self.progress is None:

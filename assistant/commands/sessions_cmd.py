@@ -14,7 +14,8 @@ import click
 
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import InputError
-from assistant.store import SNIPPET_MARKS, SessionStore
+from assistant.store import SNIPPET_MARKS, SessionStore, turn_numbers
+from assistant.wording import count
 
 CLAIM_LABELS = {"pro": "the For claim", "con": "the Against claim"}  # as `sessions show`
 
@@ -84,14 +85,17 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
     with open_store(ctx) as store:
         info = store.get_session(session_id)
         turns = store.turns(session_id)
+    place = turn_numbers(turns)
     if as_json:
         data = info.to_dict()
         data["turns"] = [
             {
                 "id": t.id,
+                "number": place[t.id],  # its place in the session, as turns are named
                 "created": t.created,
                 "status": t.status,
                 "follows": t.result.plan.follows,  # the turn id it edits (None: a new topic)
+                "follows_number": place.get(t.result.plan.follows or -1),
                 "result": turn_json(t.result),
             }
             for t in turns
@@ -105,19 +109,19 @@ def show_command(ctx: Context, session_id: int, as_json: bool) -> None:
     stance = info.model.get("stance")
     if isinstance(stance, dict) and stance.get("path"):
         click.echo(f"  stance model {stance['path']} (sha256 {stance.get('sha256') or '?'})")
-    click.echo(f"  created {info.created} · updated {info.updated} · {info.turns} turns")
-    place = {t.id: n for n, t in enumerate(turns, 1)}
+    click.echo(f"  created {info.created} · updated {info.updated} · {count(info.turns, 'turn')}")
     for n, t in enumerate(turns, 1):
         click.echo("")
-        click.echo(f"[{n}] turn {t.id} · {t.created} · {t.status}")
+        # a turn is named by its place in the session, as the app and the export name it
+        # ("Follows turn 2"); the log's id, shared by all sessions, comes last
+        click.echo(f"Turn {n} · {t.created} · {t.status} · id {t.id}")
         follows = t.result.plan.follows
         if follows is not None:
             changes = follow_changes(t.result.plan)
-            # by its place in the session, as the app and the export name it, and its id
             which = (
-                f"[{place[follows]}] (turn {follows})"
+                f"turn {place[follows]}"
                 if follows in place
-                else f"turn {follows} (not in this session)"
+                else f"the turn with id {follows} (not in this session)"
             )
             click.echo(f"  follows {which}" + (f": {changes}" if changes else ""))
         elif n > 1:
@@ -178,7 +182,7 @@ def delete_command(ctx: Context, session_id: int, yes: bool) -> None:
         info = store.get_session(session_id)
         if not yes:
             click.confirm(
-                f"Delete session {info.id} '{info.title}' and its {info.turns} turns?",
+                f"Delete session {info.id} '{info.title}' and its {count(info.turns, 'turn')}?",
                 abort=True,
             )
         store.delete_session(session_id)
@@ -204,7 +208,7 @@ def search_command(ctx: Context, query: str, as_json: bool, limit: int) -> None:
         return
     for h in hits:
         snippet = h.snippet.replace(SNIPPET_MARKS[0], "*").replace(SNIPPET_MARKS[1], "*")
-        click.echo(f"session {h.session_id} · turn {h.turn_id} · {_one_line(h.question, 80)}")
+        click.echo(f"session {h.session_id} · turn {h.turn_number} · {_one_line(h.question, 80)}")
         click.echo(f"    {_one_line(snippet, 100)}")
 
 
@@ -262,7 +266,7 @@ def correct_command(ctx: Context, session_id: int, turn: int, doc_id: str, to: s
     )
     b = after.summary.balance
     counts = ", ".join(
-        f"{'For' if sb.side == 'pro' else 'Against'} {sb.documents_cited} documents"
+        f"{'For' if sb.side == 'pro' else 'Against'} {count(sb.documents_cited, 'document')}"
         for sb in b.sides
     )
     click.echo(f"  balance now: {counts}; lopsidedness {b.lopsidedness:.2f}")

@@ -11,7 +11,6 @@ import click
 
 from assistant.commands.context import Context, pass_ctx
 from assistant.errors import InputError
-from assistant.progress_bar import bars_wanted
 
 
 @click.group("train")
@@ -169,7 +168,7 @@ def train_stance_command(
         out=out,
         base=bundled_model_path(),
         log=lambda msg: click.echo(msg, err=True),
-        show_progress=not no_progress and bars_wanted(),
+        show_progress=not no_progress,
         max_steps=max_steps,
         checkpoint_seconds=checkpoint_seconds,
         init=init,
@@ -349,7 +348,7 @@ def turn_reader_command(
             state_dir=state,
             base=bundled_model_path(),
             log=log,
-            show_progress=not no_progress and bars_wanted(),
+            show_progress=not no_progress,
         )
         click.echo(json.dumps(report, indent=2) if as_json else json.dumps(report))
         return
@@ -361,7 +360,7 @@ def turn_reader_command(
         out=target,
         base=bundled_model_path(),
         log=log,
-        show_progress=not no_progress and bars_wanted(),
+        show_progress=not no_progress,
         max_steps=max_steps,
         checkpoint_seconds=checkpoint_seconds,
     )

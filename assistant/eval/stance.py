@@ -50,7 +50,8 @@ sides; ``accuracy_pro|con|none`` — the same per gold label (its recall).
 Output (``--json``)::
 
     {"benchmark": "stance", "kind": K, "methods": {M: {metric: v}},
-     "tasks": {T: {M: {metric: v}}}, "n": N}
+     "tasks": {T: {M: {metric: v}}}, "n": N,
+     "confidence": {M: [{"t", "placed", "precision", "net"}]}}
 """
 
 from __future__ import annotations
@@ -346,13 +347,50 @@ def metrics(probs: np.ndarray, cases: Sequence[Case]) -> dict[str, float]:
     return out
 
 
+#: the ``stance.min_confidence`` values :func:`confidence_table` scores
+CONFIDENCE_GRID = (0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
+
+
+def confidence_table(probs: np.ndarray, cases: Sequence[Case]) -> list[dict[str, float]]:
+    """What each ``stance.min_confidence`` would do, as the product applies it
+    (:meth:`SideJudgement.confidence`): a text is *placed* under a claim when the
+    model's three-way choice is a side and its probability reaches ``t``; the
+    rest are "side unclear" or "takes no side".
+
+    Per ``t``: ``placed`` (percent of all texts), ``precision`` (placed under
+    the gold side, percent of placed; a gold "none" text placed anywhere is
+    wrong) and ``net`` (right minus wrong placements per 100 texts: a wrong
+    citation costs what a right one gains). The setting is chosen on a
+    development split by ``net`` (docs/STANCE_MODEL.md), never on PerSphere.
+    """
+    gold = np.array([c.gold for c in cases])
+    rows: list[dict[str, float]] = []
+    if not len(cases):
+        return rows
+    choice = np.argmax(probs, axis=1)
+    conf = probs[np.arange(len(cases)), choice]
+    for t in CONFIDENCE_GRID:
+        placed = (choice != NONE) & (conf >= t)
+        right = placed & (choice == gold)
+        n_placed = int(placed.sum())
+        rows.append(
+            {
+                "t": t,
+                "placed": round(100.0 * n_placed / len(cases), 2),
+                "precision": round(100.0 * int(right.sum()) / max(n_placed, 1), 2),
+                "net": round(100.0 * (2 * int(right.sum()) - n_placed) / len(cases), 2),
+            }
+        )
+    return rows
+
+
 def evaluate(
     cases_by_key: dict[str, list[Case]],
     methods: dict[str, Callable[[Sequence[Case]], np.ndarray]],
     main_task: str | None = None,
 ) -> dict[str, Any]:
     """Run every method on every case set; ``tasks`` per task, ``methods`` per key."""
-    result: dict[str, Any] = {"methods": {}, "tasks": {}, "seconds": {}}
+    result: dict[str, Any] = {"methods": {}, "tasks": {}, "seconds": {}, "confidence": {}}
     for key, cases in cases_by_key.items():
         for name, fn in methods.items():
             t0 = time.time()
@@ -366,6 +404,9 @@ def evaluate(
             chosen = [i for i, c in enumerate(cases) if main_task is None or c.task == main_task]
             result["methods"].setdefault(name, {}).update(
                 _prefixed(key, metrics(probs[chosen], [cases[i] for i in chosen]))
+            )
+            result["confidence"][label] = confidence_table(
+                probs[chosen], [cases[i] for i in chosen]
             )
     return result
 

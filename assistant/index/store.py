@@ -27,6 +27,7 @@ from assistant.errors import (
 )
 from assistant.index.meta import MetaStore
 from assistant.models import Document, Passage
+from assistant.wording import count
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -194,12 +195,12 @@ class Index:
             meta.close()
             if index_state(index_dir, name) == "building":
                 raise IndexIncompleteError(
-                    f"index '{name}' is being built ({n_docs} documents so far)",
+                    f"index '{name}' is being built ({count(n_docs, 'document')} so far)",
                     hint="wait for the build to finish",
                 )
             raise IndexIncompleteError(
                 f"index '{name}' is incomplete: a build of it was interrupted "
-                f"({n_docs} documents kept)",
+                f"({count(n_docs, 'document')} kept)",
                 hint=f"resume it with `{resume_command(index_dir, name)}`",
             )
         built_with = meta.get_info("embedder") or ""

@@ -425,8 +425,8 @@ def train(
     corpus = load_corpus(stance_dir, perspectrum if cfg.perspectrum else None, cfg.sources, written)
 
     import torch
-    from tqdm import tqdm
 
+    from assistant.progress_bar import step_bar
     from assistant.stance.net import encode, load_base
 
     torch.set_num_threads(usable_cpus())
@@ -487,14 +487,7 @@ def train(
         )
 
     ce = torch.nn.CrossEntropyLoss(reduction="none")
-    bar = tqdm(
-        total=total,
-        initial=step,
-        disable=not show_progress,
-        unit="step",
-        dynamic_ncols=True,
-        desc="stance",
-    )
+    bar = step_bar(total, initial=step, desc="stance", show=show_progress)
     last_save = time.time()
     running = None
     tuner = ThreadTuner(usable_cpus())

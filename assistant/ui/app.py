@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -27,20 +27,20 @@ from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static, TextArea
 
 from assistant.config import Settings
 from assistant.errors import CancelledError, SphereError
 from assistant.models import Progress, QueryPlan, Side, TurnResult
 from assistant.thread import next_step, reply_turn
-from assistant.ui.components.answer_view import CitationMarker, DocumentMarker
 from assistant.ui.components.chat_input import ChatInput
 from assistant.ui.components.evidence_pane import EvidencePane
-from assistant.ui.components.lookup_view import LookupTable
+from assistant.ui.components.focus_footer import FocusFooter
 from assistant.ui.components.sessions_sidebar import SessionRow, SessionsSidebar
 from assistant.ui.components.turn_view import TurnView, error_text
 from assistant.ui.evidence import (
     CORRECTION_ACTIONS,
+    CORRECTION_KEYS,
     EvidenceActions,
 )
 from assistant.ui.format import export_filename, format_when, session_title
@@ -79,6 +79,7 @@ from assistant.ui.wiring import (
     scan_index_names,
 )
 from assistant.understand.facet_judge import shared_judge
+from assistant.wording import count
 
 HERE = Path(__file__).parent
 CSS_FILES = [
@@ -211,7 +212,7 @@ class SphereApp(EvidenceActions):
                 yield ChatInput(
                     placeholder="Ask a question…  (Enter to ask, ↑ for history)", id="ask"
                 )
-        yield Footer(compact=True)
+        yield FocusFooter(compact=True)
 
     def _welcome(self) -> Content:
         return Content.assemble(
@@ -475,6 +476,10 @@ class SphereApp(EvidenceActions):
         # the answer must be in the DOM before the scroll: a scroll to the turn's top
         # computed while the answer's height is still unknown is clamped short of it
         await mounted
+        # "answered in …" once the whole answer is built, so both are drawn together
+        answered = turn.show_answered()
+        if answered is not None:
+            await answered
         # queued on the conversation, behind the scroll_end of the turn's start (a
         # callback queued on the app could run before it and be undone); immediate and
         # unanimated, so no scroll is still pending when the next screen is drawn
@@ -541,25 +546,30 @@ class SphereApp(EvidenceActions):
 
         self.push_screen(PlanEditorScreen(question, plan), rerun)
 
+    def _last_answered(self) -> TurnView | None:
+        """The last turn on screen with an answer."""
+        for turn in reversed(list(self._turns.values())):
+            if turn.result is not None and turn.is_attached:
+                return turn
+        return None
+
     def action_ask_as_new_topic(self) -> None:
         """The last turn was read as a follow-up (or answered from the log) but was meant as
         a question of its own: ask it again as a new topic, which starts a new thread."""
-        for turn in reversed(list(self._turns.values())):
-            if turn.result is None or not turn.is_attached:
-                continue
-            if turn.result.plan.follows is None:
-                self.notify("The last answer already started a new topic.", severity="warning")
-                return
+        turn = self._last_answered()
+        if turn is None or turn.result is None:
+            self.notify("No answer yet: ask a question first.", severity="warning")
+        elif turn.result.plan.follows is None:
+            self.notify("The last answer already started a new topic.", severity="warning")
+        else:
             self.ask(turn.question, new_topic=True)
-            return
-        self.notify("No answer yet: ask a question first.", severity="warning")
 
     def action_edit_plan(self) -> None:
-        for turn in reversed(list(self._turns.values())):
-            if turn.result is not None and turn.is_attached:
-                self._edit_plan(turn.question, turn.result.plan)
-                return
-        self.notify("No answer yet: ask a question first.", severity="warning")
+        turn = self._last_answered()
+        if turn is None or turn.result is None:
+            self.notify("No answer yet: ask a question first.", severity="warning")
+        else:
+            self._edit_plan(turn.question, turn.result.plan)
 
     # ------------------------------------------------------------------ sessions
 
@@ -694,7 +704,7 @@ class SphereApp(EvidenceActions):
                     self._refresh_sidebar()
                     self.notify(f"Deleted “{info.title}”.")
 
-            turns = f"{info.turns} answer" + ("" if info.turns == 1 else "s")
+            turns = count(info.turns, "answer")
             self.push_screen(
                 ConfirmPrompt(f"Delete the session “{info.title}” and its {turns}?"), delete
             )
@@ -795,10 +805,40 @@ class SphereApp(EvidenceActions):
         if evidence.is_open:
             evidence.close()
             self.refresh_bindings()
-            if not isinstance(self.focused, (CitationMarker, DocumentMarker, LookupTable)):
-                self.query_one(ChatInput).focus()
+            # back to the question box: a citation that kept focus took what was typed
+            # next, and Enter on it opened the pane again (issue 36)
+            self._focus_input()
         elif self.query_one(SessionsSidebar).has_class("-open"):
             self._set_sidebar(False)
+
+    def _focus_input(self) -> ChatInput | None:
+        """Focus the question box now (``Widget.focus`` waits for the message queue, and
+        keys already queued behind it would still go to the old widget)."""
+        try:
+            box = self.screen.query_one(ChatInput)
+        except NoMatches:  # another screen is on top
+            return None
+        self.screen.set_focus(box)
+        return box
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key that reached the app unused (the focused widget neither typed
+        it nor binds it) goes to the question box, which takes focus and keeps the key:
+        typing a question after reading a citation or the sessions list just works."""
+        if not event.is_printable or not event.character or event.key in self.active_bindings:
+            return
+        if isinstance(self.focused, (Input, TextArea)):
+            return  # another text box (the session search) typed it or chose not to
+        if event.key in CORRECTION_KEYS and self.screen.query("EvidencePane.-open"):
+            # m, x, a, b correct a side while the pane is open: one that does not apply
+            # to what it shows (a on a citation) is no letter of a question either
+            return
+        box = self._focus_input()
+        if box is None:
+            return
+        event.prevent_default()  # handled here: no app binding runs for it
+        box.cursor_position = len(box.value)  # after whatever draft is there
+        box.insert_text_at_cursor(event.character)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if isinstance(self.screen, ProblemScreen) and action in PROBLEM_HIDDEN:
@@ -844,11 +884,14 @@ class SphereApp(EvidenceActions):
             "Change the query plan of the last answer",
             self.action_edit_plan,
         )
-        yield SystemCommand(
-            "Ask the last question as a new topic",
-            "It was read as a follow-up but has a topic of its own (Ctrl+T)",
-            self.action_ask_as_new_topic,
-        )
+        last = self._last_answered()
+        if last is not None and last.result is not None and last.result.plan.follows is not None:
+            # only a turn read as a follow-up can be asked again as a new topic
+            yield SystemCommand(
+                "Ask the last question as a new topic",
+                "It was read as a follow-up but has a topic of its own (Ctrl+T)",
+                self.action_ask_as_new_topic,
+            )
         yield SystemCommand(
             "Move the open document under the other claim",
             "Correct its side (m in the evidence pane); the session log keeps it",
@@ -888,7 +931,7 @@ def session_rows(store: SessionLog, query: str) -> list[SessionRow]:
                     x
                     for x in (
                         format_when(s.updated or s.created),
-                        f"{s.turns} answer" + ("" if s.turns == 1 else "s"),
+                        count(s.turns, "answer"),
                         s.index,
                     )
                     if x

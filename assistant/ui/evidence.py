@@ -85,15 +85,20 @@ def passage_from_hits(result: TurnResult, ref: Reference) -> str | None:
     return None
 
 
+CORRECTION_BINDINGS = [
+    Binding("m", "move_other_claim", "Other claim"),
+    Binding("x", "take_out", "Take out"),
+    Binding("a", "place('pro')", "Claim A"),
+    Binding("b", "place('con')", "Claim B"),
+]
+# keys the app does not send to the question box while the evidence pane is open
+CORRECTION_KEYS = frozenset(b.key for b in CORRECTION_BINDINGS)
+
+
 class EvidenceActions(App[None]):
     """Opening citations, rows and kept-apart documents; correcting sides."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("m", "move_other_claim", "Other claim"),
-        Binding("x", "take_out", "Take out"),
-        Binding("a", "place('pro')", "Claim A"),
-        Binding("b", "place('con')", "Claim B"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(CORRECTION_BINDINGS)
 
     _turns: dict[int, TurnView]
     _pipeline: ResearchPipeline | None

@@ -14,6 +14,7 @@ from typing import Any
 from assistant.models import AspectMatch, BalanceReport, Progress, QueryPlan, Reference, Summary
 from assistant.summarize.balance import probabilities_text
 from assistant.summarize.correct import GROUP_TITLES, GROUP_WHY, ApartDocument
+from assistant.wording import count
 
 # stage -> (label, start fraction, end fraction) of the overall progress bar.
 # The shares are rough: summarizing dominates when a model writes the summaries.
@@ -145,12 +146,6 @@ def reference_side(summary: Summary, ref: Reference) -> str | None:
     return None
 
 
-def location_text(path: str, page: int | None) -> str:
-    if not path:
-        return f"page {page}" if page else ""
-    return f"{path}, page {page}" if page else path
-
-
 def slugify(text: str, max_len: int = 40) -> str:
     """ASCII file-name slug: ``"Should X be Y?"`` -> ``"should-x-be-y"``."""
     norm = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
@@ -203,8 +198,8 @@ def balance_text(balance: BalanceReport) -> str:
     for side in balance.sides:
         label = SIDE_LABELS.get(side.side, side.side)
         parts.append(
-            f"{label}: {side.documents_cited} documents, {side.distinct_sources} sources, "
-            f"{side.perspectives} perspectives"
+            f"{label}: {count(side.documents_cited, 'document')}, "
+            f"{count(side.distinct_sources, 'source')}, {count(side.perspectives, 'perspective')}"
         )
     lop = balance.lopsidedness
     verdict = "even" if lop < 0.2 else "somewhat one-sided" if lop < 0.5 else "one-sided"

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from assistant.errors import InputError, SphereError
+from assistant.progress_bar import step_bar
 from assistant.stance.artifact import write_artifact
 from assistant.stance.data import file_sha256
 from assistant.stance.train import (
@@ -216,8 +217,7 @@ def train(
     card_extra: dict[str, Any] | None = None,
 ) -> ReaderRun:
     """Train (or resume) on every example of ``files``; write the artifact to ``out``."""
-    import torch  # training only: torch and tqdm load when a model is trained
-    from tqdm import tqdm
+    import torch  # training only: torch loads when a model is trained
 
     t_start = time.time()
     files = sorted(set(files))
@@ -255,8 +255,9 @@ def train(
         save_training_state(ckpt, net, opt, sched, step=step, history=history)
 
     ce = torch.nn.CrossEntropyLoss(ignore_index=-100)
-    desc = f"turn reader{' ' + tag if tag else ''}"
-    bar = tqdm(total=total, initial=step, disable=not show_progress, unit="step", desc=desc)
+    bar = step_bar(
+        total, initial=step, desc=f"turn reader{' ' + tag if tag else ''}", show=show_progress
+    )
     tuner = ThreadTuner(usable_cpus())
     last_save = time.time()
     running: float | None = None

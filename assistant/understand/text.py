@@ -31,7 +31,8 @@ def check_question(question: object) -> str:
     q = question.strip()
     if not q:
         raise InputError(
-            "the question is empty", hint='type a question, e.g. sphere understand "Should …?"'
+            "the question is empty",
+            hint='ask a question, e.g. "Should school uniforms be mandatory?"',
         )
     if len(q) > MAX_QUESTION_CHARS:
         raise InputError(

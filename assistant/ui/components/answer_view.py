@@ -50,6 +50,14 @@ class CitationMarker(Static, can_focus=True):
         by = f" ({reference.by_user} here by you)" if reference.by_user else ""
         self.tooltip = (reference.title or reference.doc_id) + by
 
+    @property
+    def focus_label(self) -> str:  # the footer's "focus: …"
+        return f"citation [{self.number}] (Enter opens)"
+
+    @property
+    def focus_short(self) -> str:
+        return f"[{self.number}]"
+
     def action_select(self) -> None:
         self.post_message(CitationSelected(self.reference, self.number, self.turn_key))
 
@@ -83,6 +91,14 @@ class DocumentMarker(Static, can_focus=True):
         )
         self.document = document
         self.turn_key = turn_key
+
+    @property
+    def focus_label(self) -> str:  # the footer's "focus: …"
+        return "a document not cited (Enter opens)"
+
+    @property
+    def focus_short(self) -> str:
+        return "not cited"
 
     def action_select(self) -> None:
         self.post_message(DocumentSelected(self.document, self.turn_key))

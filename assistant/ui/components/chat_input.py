@@ -9,12 +9,16 @@ from textual.widgets import Input
 
 
 class ChatInput(Input):
+    focus_label = "question box"  # the footer's "focus: …"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "history_previous", "Previous question", show=False),
         Binding("down", "history_next", "Next question", show=False),
     ]
 
     def __init__(self, *, history: list[str] | None = None, **kwargs: object) -> None:
+        # focus comes back here with keys typed elsewhere (SphereApp.on_key): selecting
+        # the text on focus would let the next key replace the key just inserted
+        kwargs.setdefault("select_on_focus", False)
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.history: list[str] = list(history or [])
         self._position: int | None = None  # index into history while browsing

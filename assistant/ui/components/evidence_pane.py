@@ -19,16 +19,17 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from assistant.locations import citation_where, document_label, shown_location
 from assistant.models import LookupRow, Reference
 from assistant.summarize.correct import ApartDocument
 from assistant.ui.format import (
     apart_text,
     aspect_check_text,
-    location_text,
     quote_span,
     stance_text,
     verification_text,
 )
+from assistant.wording import count
 
 # the correction keys for what is open, on the line under the head (the app's
 # bindings do the work)
@@ -114,7 +115,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
         self.query_one(".evidence-title", Static).update(
             Content.styled(ref.title or ref.doc_id, "bold $accent")
         )
-        where = " · ".join(x for x in (ref.source, location_text(ref.path, ref.page)) if x)
+        where = " · ".join(x for x in citation_where(ref.source, ref.path, ref.page) if x)
         if ref.retrieval_score:
             where += f" · retrieval score {ref.retrieval_score:.2f}"
         if copies:
@@ -141,7 +142,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
         self.query_one(".evidence-title", Static).update(
             Content.styled(row.title or row.doc_id, "bold $accent")
         )
-        where = " · ".join(x for x in (row.source, location_text(row.path, None)) if x)
+        where = " · ".join(x for x in citation_where(row.source, row.path) if x)
         where += (" · " if where else "") + f"score {row.score:.3f} · {row.doc_id}"
         if row.copies:
             where += "\nSame passage also in: " + ", ".join(row.copies)
@@ -149,7 +150,7 @@ class EvidencePane(VerticalScroll, can_focus=False):
         check = Content("")
         if row.aspects:
             check = Content.styled(
-                f"{row.met} of {len(row.aspects)} aspects met",
+                f"{row.met} of {count(len(row.aspects), 'aspect')} met",
                 "$success" if row.met == len(row.aspects) else "$warning",
             )
         self.query_one(".evidence-check", Static).update(check)
@@ -178,7 +179,9 @@ class EvidencePane(VerticalScroll, can_focus=False):
         self.query_one(".evidence-title", Static).update(
             Content.styled(doc.title or doc.doc_id, "bold $accent")
         )
-        where = " · ".join(x for x in (doc.source, doc.doc_id) if x)
+        # a file's id is its path, which its source shows; a demo record's source is a label
+        shown = (shown_location(doc.source), document_label(doc.doc_id, doc.source))
+        where = " · ".join(x for x in shown if x)
         self.query_one(".evidence-where", Static).update(Content(where))
         self.query_one(".evidence-check", Static).update(
             Content.styled(apart_text(doc), "$warning" if doc.group == "unclear" else "$accent")

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Static
 
+from assistant.locations import shown_location
 from assistant.models import AnswerRow, FactualAnswer
 from assistant.ui.components.answer_view import CitationMarker
 from assistant.ui.messages import TwoSidedRequested
@@ -21,8 +22,9 @@ from assistant.ui.messages import TwoSidedRequested
 def row_heading(row: AnswerRow) -> str:
     """ "2. Shared MIME-info Database — freedesktop.org, p. 3"."""
     parts = [row.title or row.doc_id]
-    if row.source:
-        parts.append(f"— {row.source}")
+    source = shown_location(row.source)  # a demo record: "demo corpus, record 13"
+    if source and source != parts[0]:
+        parts.append(f"— {source}")
     ref = row.reference
     page = f", p. {ref.page}" if ref is not None and ref.page else ""
     return f"{row.rank}. " + " ".join(parts) + page

@@ -25,6 +25,9 @@ NOT_MET = Text("✗", style="red")
 class LookupTable(DataTable[object]):
     """The ranked rows; the row key is the row's rank."""
 
+    focus_label = "results table (Enter opens a row)"  # the footer's "focus: …"
+    focus_short = "table"
+
 
 class LookupView(Vertical):
     def __init__(self, lookup: Lookup, notes: list[str], turn_key: int) -> None:

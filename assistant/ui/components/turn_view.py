@@ -20,6 +20,7 @@ from assistant.ui.components.plan_view import FollowUpView, PlanView
 from assistant.ui.components.progress_panel import ProgressPanel
 from assistant.ui.format import format_elapsed
 from assistant.ui.messages import EditPlanRequested
+from assistant.wording import count
 
 
 def error_text(error: BaseException) -> str:
@@ -60,6 +61,7 @@ class TurnView(Vertical):
         self.follows_number = follows_number
         self.error = error
         self._clock = clock or (lambda: 0.0)
+        self._started = self._clock()  # a running turn's "answered in" counts from here
 
     def compose(self) -> ComposeResult:
         parts: list[str | tuple[str, str]] = [("❯ ", "bold $accent"), (self.question, "bold")]
@@ -90,7 +92,9 @@ class TurnView(Vertical):
         self.add_class(state)
         return elapsed
 
-    def _result_widgets(self, result: TurnResult) -> list[Widget]:
+    def _result_widgets(self, result: TurnResult, *, live: bool = False) -> list[Widget]:
+        """The answer's widgets; ``live`` (an answer just computed): without the line
+        saying how long it took, which :meth:`show_answered` adds once it is on screen."""
         if result.reply:  # a question about an earlier answer, answered from the log
             return [
                 FollowUpView(result.plan, self.previous, self.follows_number),
@@ -100,11 +104,6 @@ class TurnView(Vertical):
                     classes="turn-meta",
                 ),
             ]
-        total = sum(result.timings.values())
-        n_docs = sum(len(v) for v in result.hits.values())
-        meta = f"{n_docs} documents retrieved · answered in {format_elapsed(total)}"
-        if result.index:
-            meta += f" · index {result.index}"
         answer: Widget
         if result.lookup is not None:
             answer = LookupView(result.lookup, result.summary.notes, self.turn_key)
@@ -112,17 +111,35 @@ class TurnView(Vertical):
             answer = FactualView(result.answer, result.summary.notes, self.turn_key)
         else:
             answer = AnswerView(result.summary, self.turn_key, documents_apart(result))
-        return [
-            PlanView(result.plan, self.previous, self.follows_number),
-            answer,
-            Static(Content(meta), classes="turn-meta"),
-        ]
+        widgets: list[Widget] = [PlanView(result.plan, self.previous, self.follows_number), answer]
+        if not live:  # a stored turn: the time its pass took, from the log
+            widgets.append(self._meta(result, result.seconds))
+        return widgets
+
+    @staticmethod
+    def _meta(result: TurnResult, seconds: float) -> Static:
+        n_docs = sum(len(v) for v in result.hits.values())
+        meta = f"{count(n_docs, 'document')} retrieved · answered in {format_elapsed(seconds)}"
+        if result.index:
+            meta += f" · index {result.index}"
+        return Static(Content(meta), classes="turn-meta")
 
     def show_result(self, result: TurnResult) -> AwaitMount:
-        """Show the answer; await the returned mount to act once it is in the DOM."""
+        """Show the answer; await the returned mount to act once it is in the DOM, then
+        call :meth:`show_answered`."""
         self._finish("-done")
         self.result = result
-        return self.mount_all(self._result_widgets(result))
+        return self.mount_all(self._result_widgets(result, live=True))
+
+    def show_answered(self) -> AwaitMount | None:
+        """Add "answered in …" once the answer is in place (await :meth:`show_result`'s
+        mount first, which waits for the answer's every widget), with the time the user
+        waited for it: from the question to now, on the app's clock. Issue 36: the line
+        was mounted with the answer, so it was drawn while the answer's columns were still
+        being built, and it summed the pass's stage timings with their total."""
+        if self.result is None or not self.is_attached or self.query(".turn-meta"):
+            return None
+        return self.mount(self._meta(self.result, self._clock() - self._started))
 
     async def show_corrected(self, result: TurnResult) -> AnswerView:
         """Show ``result`` (this turn with a side corrected) in place of the answer; the

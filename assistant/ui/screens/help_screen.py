@@ -31,8 +31,9 @@ question with a topic of its own starts a new thread.
 | Key | Does |
 | --- | --- |
 | Enter | ask the question in the box |
+| typing anywhere | goes to the question box (footer says where); with evidence open, not m x a b |
 | ↑ / ↓ | previous / next question |
-| Esc | cancel the running question · close the evidence pane |
+| Esc | cancel the running question · close the evidence pane (back to the question box) |
 | Tab / Shift+Tab | move between citations `[n]` and buttons |
 | Enter on `[n]`, or click | show the evidence: source, passage, quote, verification |
 | Enter on a table row | show the row's sentence for each aspect and how it was checked |

@@ -26,6 +26,7 @@ from assistant.config import Settings
 from assistant.demo import DEMO_INDEX
 from assistant.errors import IndexNotFoundError, ModelError, SphereError
 from assistant.ui.protocols import DemoBuilder
+from assistant.wording import count
 
 
 def fixes_for(error: BaseException, index_name: str, settings: Settings) -> list[str]:
@@ -200,7 +201,7 @@ class ProblemScreen(Screen[str | None]):
             nonlocal documents
             if event == "batch":
                 documents += int(data.get("documents", 0))
-                self.post_message(DemoBuildProgress(f"Embedded {documents} documents…"))
+                self.post_message(DemoBuildProgress(f"Embedded {count(documents, 'document')}…"))
             elif event == "finalize":
                 self.post_message(DemoBuildProgress("Writing the search indexes…"))
 
