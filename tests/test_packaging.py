@@ -115,7 +115,7 @@ def test_wheel_installs_and_answers_from_another_folder(tmp_path: Path) -> None:
     prompts = {p.name for p in (REPO / "prompts").glob("*.yaml")}
     assert prompts and {f"assistant/prompts/{p}" for p in prompts} <= names
     assert "assistant/demo/corpus.jsonl" in names
-    for folder in ("ingest", "eval", "understand"):  # their word lists (YAML)
+    for folder in ("ingest", "eval", "understand/words"):  # their word lists (YAML)
         yaml = {str(p.relative_to(REPO)) for p in (REPO / "assistant" / folder).glob("*.yaml")}
         assert yaml and yaml <= names, folder
     assert {f"assistant/stance/weights/probe-17.{x}" for x in ("json", "safetensors")} <= names
