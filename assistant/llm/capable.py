@@ -1,6 +1,6 @@
 """Which language model earns its place, and which stages get it.
 
-**The rule** (README, "Which language model Sphere uses"): a model is
+**The rule** (docs/ARCHITECTURE.md, "Which language model Sphere uses"): a model is
 *capable* when
 
 * it is served over HTTP (``llm.model: http(s)://…/v1``: an OpenAI-compatible

@@ -93,8 +93,8 @@ def understand(
     if mode == "auto":
         from assistant.llm.capable import is_capable  # reads a GGUF header: only with a model
 
-        # a capable model (docs/UNDERSTAND.md, README "Which language model"): the model
-        # plans, the rules validate; the bundled 135M model is not capable and is unused
+        # a capable model (docs/UNDERSTAND.md; docs/ARCHITECTURE.md "Which language model"):
+        # the model plans, the rules validate; the bundled 135M model is not capable and is unused
         return capable_plan(plan, backend) if is_capable(backend) else plan
     try:
         cue_fired = any(p.role != "interpretation" for p in plan.perspectives)

@@ -37,7 +37,7 @@ Trained on the development dialogue sets only (``tests/data/conversation_dev*.js
 ``sphere train turn-reader`` refuses a test set) with
 :mod:`assistant.understand.reader_train`; every threshold the resolver applies to
 it was chosen by grouped cross-validation over those sets (docs/CONVERSATION.md of
-the eval results, README "Follow-ups"). Shipped as int8 deltas on the base
+the eval results, docs/RESULTS.md "Follow-ups"). Shipped as int8 deltas on the base
 weights plus the heads (:mod:`assistant.stance.artifact`, format
 ``sphere-turn-reader-1``), loaded offline on top of the embedder's package.
 
