@@ -13,7 +13,8 @@ from typing import Any
 import click
 
 from assistant.commands.context import Context
-from assistant.errors import SphereError
+from assistant.demo import explain_missing
+from assistant.errors import IndexNotFoundError, SphereError
 
 # (module, attribute) of each command; modules import lazily-heavy libraries
 # inside their functions so `sphere --help` stays fast.
@@ -81,6 +82,8 @@ def _run(argv: list[str] | None) -> Any:
     try:
         return cli.main(args=argv, prog_name="sphere", standalone_mode=False)
     except SphereError as exc:
+        if isinstance(exc, IndexNotFoundError):
+            exc = explain_missing(exc)
         click.secho(f"{exc.title}: {exc}", fg="red", err=True)
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:

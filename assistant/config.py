@@ -143,6 +143,26 @@ class FollowupSettings(_Section):
         ".safetensors artifact from `sphere train turn-reader`, or 'off' (the rules and the "
         "turn-kind model alone)",
     )
+    tuning: dict[str, float | bool] = Field(
+        default_factory=dict,
+        description="thresholds of the follow-up resolver by name (min_p, second_opinion_p, "
+        "lenient_add_aspect, side_p, …: assistant.understand.followup.settings); the "
+        "defaults were chosen on the development dialogues",
+    )
+
+    @field_validator("tuning")
+    @classmethod
+    def _known_tuning(cls, value: dict[str, float | bool]) -> dict[str, float | bool]:
+        if value:
+            # imported only for a config that tunes the resolver: it loads the parser
+            from assistant.errors import InputError
+            from assistant.understand.followup.settings import DEFAULTS
+
+            try:
+                DEFAULTS.replaced(value)
+            except InputError as exc:
+                raise ValueError(f"{exc.message} ({exc.hint})") from None
+        return value
 
 
 class IndexSettings(_Section):

@@ -40,6 +40,18 @@ class IndexNotFoundError(SphereError):
     title = "Index not found"
     exit_code = 3
 
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        index_name: str | None = None,
+        available: list[str] | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.index_name = index_name
+        self.available = list(available or [])
+
 
 class IndexCorruptError(SphereError):
     title = "Index damaged"

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.citations import cited
 from assistant.locations import citation_where, document_label
 from assistant.models import (
     NO_EVIDENCE,
@@ -217,8 +218,6 @@ def _reply(result: TurnResult, notes: _Footnotes, base: TurnResult | None) -> li
     """
     refs: dict[int, Any] = {}
     if base is not None:
-        from assistant.thread import cited
-
         refs = cited(base)
     out: list[str] = []
     for block in re.split(r"\n\s*\n", result.reply.strip()):

@@ -12,8 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from assistant.citations import Cited, cited
 from assistant.errors import InputError
-from assistant.models import QueryPlan, Reference, Summary, TurnResult
+from assistant.models import QueryPlan, Summary, TurnResult
 from assistant.understand.facet_judge import FacetJudge, shared_judge
 from assistant.understand.followup import FollowUp, resolve
 
@@ -21,31 +22,6 @@ from assistant.understand.followup import FollowUp, resolve
 PLAN_EDITS = ("add_aspect", "drop_aspect", "add_constraint", "one_side", "add_perspective")
 # edits answered from the session log
 LOG_EDITS = ("explain_ref", "compare_refs")
-
-
-@dataclass
-class Cited:
-    """One numbered reference of an answer, with where it sits."""
-
-    number: int
-    claim: str
-    side: str
-    perspective: str
-    ref: Reference
-
-
-def cited(result: TurnResult) -> dict[int, Cited]:
-    """The answer's references by footnote number (the numbers the app and export show)."""
-    from assistant.ui.format import number_references, reference_key
-
-    numbers = number_references(result.summary)
-    out: dict[int, Cited] = {}
-    for claim in result.summary.claims:
-        for p in claim.perspectives:
-            for ref in p.references:
-                n = numbers[reference_key(ref)]
-                out.setdefault(n, Cited(n, claim.claim, claim.side, p.text, ref))
-    return out
 
 
 def _get(refs: dict[int, Cited], n: int) -> Cited:

@@ -245,7 +245,7 @@ def test_attribute_cache_is_per_index(index, tmp_path: Path, embedder) -> None: 
 def test_a_kind_of_source_named_by_an_adjective_keeps_the_sources_of_that_kind(
     demo_index_dir: Path,
 ) -> None:
-    # "only peer-reviewed journals" is the source kind "academic" (lexicon.SOURCE_ADJECTIVES);
+    # "only peer-reviewed journals" is the source kind "academic" (values.yaml: source_adjectives);
     # no demo source says "academic", four say "(journal)": they are what the user asked for
     demo = Index.open(demo_index_dir, "demo")
     try:

@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assistant.errors import DataError, InputError
-from assistant.eval.conversation import load_dialogues, run_conversation
+from assistant.eval.conversation import run_conversation
 from assistant.understand import parse_rules
 from assistant.understand.cues import split_words
+from assistant.understand.dialogues import load_dialogues
 from assistant.understand.followup import EDITS, resolve
 
 PREV = parse_rules("Should cities ban cars from their centres?")

@@ -8,19 +8,16 @@ import pytest
 
 from assistant.understand import followup, parse_rules
 from assistant.understand.facet_judge import shared_judge
-from assistant.understand.followup import (
-    CLAIMED_SIDE_P,
-    LENIENT_P,
-    SECOND_OPINION_P,
-    FollowUp,
+from assistant.understand.followup import FollowUp, resolve
+from assistant.understand.followup.learned import (
     _as_kind,
-    _framed_facet,
     _learned_kind,
-    _read,
     _second_opinion,
     _side_by_claim,
-    resolve,
 )
+from assistant.understand.followup.lenient import _framed_facet
+from assistant.understand.followup.resolve import _read
+from assistant.understand.followup.settings import DEFAULTS
 
 ZOOS = parse_rules("Should zoos be abolished?")
 CITIES = parse_rules("Should cities ban cars from their centres?")
@@ -63,13 +60,13 @@ def _kind(kind: str, p: float, q: str, previous: object = ZOOS) -> FollowUp | No
 
 def test_a_framed_facet_needs_the_facet_threshold_and_bare_words_the_higher_one() -> None:
     framed = "could you also look at how it would work in coastal towns, since I live in one"
-    below, at = LENIENT_P["add_aspect"] - 0.01, LENIENT_P["add_aspect"]
+    below, at = DEFAULTS.lenient_p("add_aspect") - 0.01, DEFAULTS.lenient_p("add_aspect")
     assert _kind("add_aspect", below, framed) is None
     found = _kind("add_aspect", at, framed)
     assert found is not None and (found.edit, found.value) == ("add_aspect", "coastal towns")
     assert found.rule.startswith("9 turn-kind model (add_aspect")
-    bare, unframed = "animal welfare standards", LENIENT_P["add_aspect_unframed"]
-    assert LENIENT_P["add_aspect"] < unframed
+    bare, unframed = "animal welfare standards", DEFAULTS.lenient_p("add_aspect_unframed")
+    assert DEFAULTS.lenient_p("add_aspect") < unframed
     assert _kind("add_aspect", unframed - 0.01, bare) is None  # no frame: not sure enough
     found = _kind("add_aspect", unframed, bare)
     assert found is not None and found.value == "animal welfare standards"
@@ -78,7 +75,7 @@ def test_a_framed_facet_needs_the_facet_threshold_and_bare_words_the_higher_one(
 def test_a_lenient_constraint_allows_words_of_the_turns_own_beside_it() -> None:
     text = "only articles in German, my teacher reads German"
     assert _read(text, ZOOS, None) is None  # rule 4 alone: the reason is words of its own
-    p = LENIENT_P["add_constraint"]
+    p = DEFAULTS.lenient_p("add_constraint")
     found = _kind("add_constraint", p, text)
     assert found is not None and found.edit == "add_constraint"
     assert found.value == {"dimension": "language", "value": "de", "negated": False}
@@ -86,13 +83,13 @@ def test_a_lenient_constraint_allows_words_of_the_turns_own_beside_it() -> None:
 
 
 def test_a_group_is_found_by_a_person_noun_and_a_facet_dropped_by_name() -> None:
-    p = LENIENT_P["add_perspective"]
+    p = DEFAULTS.lenient_p("add_perspective")
     found = _kind("add_perspective", p, "I'd be curious how small farmers see all this")
     assert found is not None and (found.edit, found.value) == ("add_perspective", "small farmers")
     noisy = resolve("what about the noise?", CITIES).plan
     assert noisy is not None
     text = "the noise question no longer matters for me"
-    found = _kind("drop_aspect", LENIENT_P["drop_aspect"], text, noisy)
+    found = _kind("drop_aspect", DEFAULTS.lenient_p("drop_aspect"), text, noisy)
     assert found is not None and (found.edit, found.value) == ("drop_aspect", "noise")
     assert found.plan is not None and "noise" not in [a.text for a in found.plan.aspects]
 
@@ -141,18 +138,18 @@ def test_the_framed_facet_is_the_innermost_frames_phrase(turn: str, facet: str |
 def test_a_claimed_side_follows_the_stance_model(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "just the people who argue that zoos save endangered species from extinction"
     judge = _Judge(side=(0.7, 0.2, 0.1))
-    assert _side_by_claim(text, ZOOS, judge) == "pro"  # type: ignore[arg-type]
+    assert _side_by_claim(text, ZOOS, judge, DEFAULTS) == "pro"  # type: ignore[arg-type]
     assert judge.statements == ["zoos save endangered species from extinction"]
-    assert _side_by_claim(text, ZOOS, _Judge(side=(0.2, 0.7, 0.1))) == "con"  # type: ignore[arg-type]
+    assert _side_by_claim(text, ZOOS, _Judge(side=(0.2, 0.7, 0.1)), DEFAULTS) == "con"  # type: ignore[arg-type]
     # P(neither) is largest: no side
-    assert _side_by_claim(text, ZOOS, _Judge(side=(0.3, 0.2, 0.5))) is None  # type: ignore[arg-type]
-    # at CLAIMED_SIDE_P = 0.5 a side's share of P(A) + P(B) is never below it: raised here
-    assert CLAIMED_SIDE_P == 0.5
-    monkeypatch.setattr(followup, "CLAIMED_SIDE_P", 0.6)
-    assert _side_by_claim(text, ZOOS, _Judge(side=(0.45, 0.4, 0.15))) is None  # type: ignore[arg-type]
+    assert _side_by_claim(text, ZOOS, _Judge(side=(0.3, 0.2, 0.5)), DEFAULTS) is None  # type: ignore[arg-type]
+    # at claimed_side_p = 0.5 a side's share of P(A) + P(B) is never below it: raised here
+    assert DEFAULTS.claimed_side_p == 0.5
+    higher = DEFAULTS.replaced({"claimed_side_p": 0.6})
+    assert _side_by_claim(text, ZOOS, _Judge(side=(0.45, 0.4, 0.15)), higher) is None  # type: ignore[arg-type]
     # the turn states nothing: the model is not asked
     judge = _Judge(side=(0.9, 0.05, 0.05))
-    assert _side_by_claim("only the ones saying it", ZOOS, judge) is None  # type: ignore[arg-type]
+    assert _side_by_claim("only the ones saying it", ZOOS, judge, DEFAULTS) is None  # type: ignore[arg-type]
     assert judge.statements == []
 
 
@@ -160,23 +157,26 @@ def test_the_real_stance_model_reads_a_claimed_side() -> None:
     # checked when written: P(A), P(B) 0.18, 0.82 (against abolition) and 0.93, 0.06
     judge = shared_judge()
     text = "just the people who argue that zoos save endangered species from extinction"
-    assert _side_by_claim(text, ZOOS, judge) == "con"
-    assert _side_by_claim("the people who think animals suffer in captivity", ZOOS, judge) == "pro"
+    assert _side_by_claim(text, ZOOS, judge, DEFAULTS) == "con"
+    assert (
+        _side_by_claim("the people who think animals suffer in captivity", ZOOS, judge, DEFAULTS)
+        == "pro"
+    )
 
 
 def test_a_sure_second_opinion_overrules_rules_2_to_7() -> None:
     text = "focus on the arguments against it"
     found = _read(text, ZOOS, None)
     assert found is not None and found.rule.startswith("7")
-    sure = _Judge("one_side", SECOND_OPINION_P)
+    sure = _Judge("one_side", DEFAULTS.second_opinion_p)
     other = _second_opinion(found, text, ZOOS, sure)  # type: ignore[arg-type]
     assert (other.edit, other.value) == ("one_side", "con")
-    unsure = _Judge("one_side", SECOND_OPINION_P - 0.01)
+    unsure = _Judge("one_side", DEFAULTS.second_opinion_p - 0.01)
     assert _second_opinion(found, text, ZOOS, unsure) is found  # type: ignore[arg-type]
     text = "buy a house or rent?"
     found = _read(text, ZOOS, None)
     assert found is not None and found.follows
-    new = _second_opinion(found, text, ZOOS, _Judge("new_topic", SECOND_OPINION_P))  # type: ignore[arg-type]
+    new = _second_opinion(found, text, ZOOS, _Judge("new_topic", DEFAULTS.second_opinion_p))  # type: ignore[arg-type]
     assert (new.follows, new.edit) == (False, "new_topic")
     # one_side that sure, but no side named or claimed: the facet stands
     text = "what about animal welfare?"
@@ -340,20 +340,20 @@ FIREWORKS = parse_rules("Should fireworks be banned?")
 
 
 def test_the_side_reader_names_a_side_no_rule_reads() -> None:
-    from assistant.understand.turn_kind import SIDE_P
+    side_p = DEFAULTS.side_reader_p
 
     def read(kind: str, side: str, p: float, previous: object = FIREWORKS) -> object:
         judge = _Judge(kind, 0.9, reads_side=(side, p))
         found = _as_kind(kind, 0.9, "only the ban camp", previous, judge)  # type: ignore[arg-type]
         return found and (found.edit, found.value)
 
-    assert read("one_side", "pro", SIDE_P) == ("one_side", "pro")
+    assert read("one_side", "pro", side_p) == ("one_side", "pro")
     assert read("one_side", "con", 0.9) == ("one_side", "con")
-    assert read("one_side", "pro", SIDE_P - 0.01) is None  # not sure enough: no side
+    assert read("one_side", "pro", side_p - 0.01) is None  # not sure enough: no side
     assert read("one_side", "both", 0.9) is None  # "both" is no one side
     assert read("more", "con", 0.9) == ("more", "con")
     assert read("more", "both", 0.9) == ("more", "both")
-    assert read("more", "pro", SIDE_P - 0.01) == ("more", "both")
+    assert read("more", "pro", side_p - 0.01) == ("more", "both")
     # after a one-sided turn "more" pages the side in force; the reader is not asked
     one_sided = resolve("just the case against", FIREWORKS).plan
     judge = _Judge("more", 0.9, reads_side=("pro", 0.99))
@@ -468,9 +468,9 @@ _TIPS = "Should tipping in restaurants be abolished?"
         # a label that announces something new
         (_TIPS, "On a different note: do electric scooters cut traffic?", False, "new_topic", None),
         (_TIPS, "Separately, who invented the bicycle?", False, "new_topic", None),
-        # "an" typed for "and" between two reference numbers, "wy" for "why"
+        # "an" typed for "and" between two reference numbers ("wy" for "why" was dropped
+        # as fitted to one development turn, issue 35 step 6)
         (_TIPS, "compare 2 an 5 for me", True, "compare_refs", [2, 5]),
-        (_TIPS, "wy is 6 there", True, "explain_ref", 6),
         (_TIPS, "take away [4] please, it's an advert", True, "drop_ref", 4),
         # a Spanish view with an English tail
         (_TIPS, "¿y qué piensan los camareros about it?", True, "add_perspective", "camareros"),

@@ -54,8 +54,9 @@ def test_every_package_is_listed_for_the_wheel() -> None:
     data = setuptools["package-data"]
     assert {"*.safetensors", "*.json"} <= set(data["assistant.stance.weights"])
     assert {"*.npz", "*.safetensors", "*.json"} <= set(data["assistant.understand.weights"])
-    # word lists read at run time: furniture, eval real's words, the claim builder's forms
-    for name in ("assistant.ingest", "assistant.eval", "assistant.understand"):
+    # word lists read at run time: furniture, eval real's words, the vocabulary (the claim
+    # builder's words included)
+    for name in ("assistant.ingest", "assistant.eval", "assistant.understand.words"):
         assert "*.yaml" in data[name], name
     assert data["assistant.prompts"] == ["*.yaml"]
     # every data file on disk is matched by a pattern of its folder's package
@@ -114,7 +115,7 @@ def test_wheel_installs_and_answers_from_another_folder(tmp_path: Path) -> None:
     prompts = {p.name for p in (REPO / "prompts").glob("*.yaml")}
     assert prompts and {f"assistant/prompts/{p}" for p in prompts} <= names
     assert "assistant/demo/corpus.jsonl" in names
-    for folder in ("ingest", "eval", "understand"):  # their word lists (YAML)
+    for folder in ("ingest", "eval", "understand/words"):  # their word lists (YAML)
         yaml = {str(p.relative_to(REPO)) for p in (REPO / "assistant" / folder).glob("*.yaml")}
         assert yaml and yaml <= names, folder
     assert {f"assistant/stance/weights/probe-17.{x}" for x in ("json", "safetensors")} <= names

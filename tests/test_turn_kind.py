@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assistant.understand import parse_rules, turn_kind
+from assistant.understand import parse_rules, turn_kind, turn_kind_train
 from assistant.understand.facet_judge import shared_judge
-from assistant.understand.followup import EDITS, FollowUp, _learned_kind, resolve
+from assistant.understand.followup import EDITS, FollowUp, resolve
+from assistant.understand.followup.learned import _learned_kind
 
 DATA = Path(__file__).parent / "data"
 
@@ -115,7 +116,7 @@ def test_training_is_reproducible_and_refuses_test_sets(tmp_path: Path) -> None:
     report = json.loads(r.stdout)
     assert report["turns"] == 238 + 265
     a = turn_kind.TurnKind.load(out)
-    b = turn_kind.train(
+    b = turn_kind_train.train(
         [DATA / "conversation_dev.jsonl", DATA / "conversation_dev2.jsonl"], shared_judge().embedder
     )
     assert a.classes == b.classes

@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assistant.understand import followup, parse_rules, reader, reader_train
+from assistant.understand import parse_rules, reader, reader_train
 from assistant.understand.facet_judge import FacetJudge
 from assistant.understand.followup import EDITS, resolve
+from assistant.understand.followup.settings import DEFAULTS
 
 DATA = Path(__file__).parent / "data"
 
@@ -193,7 +194,7 @@ def test_a_side_no_rule_names_is_the_readers_side(monkeypatch: pytest.MonkeyPatc
     judge = _Judge(_Reading({"one_side": 0.97}, None, side="con"))
     got = resolve("only the save-the-zoos lot", plan, judge)
     assert (got.edit, got.value) == ("one_side", "con")
-    monkeypatch.setattr(followup.READER, "side_p", 1.5)  # never sure enough: no side read
+    judge.settings = DEFAULTS.replaced({"side_p": 1.5})  # never sure enough: no side read
     assert resolve("only the save-the-zoos lot", plan, judge).edit != "one_side"
 
 
@@ -204,7 +205,7 @@ def test_the_value_override_replaces_a_rules_facet_only_when_set(
     judge = _Judge(_Reading({"add_aspect": 0.99}, "children"))
     turn = "What about children? Parents keep writing in."
     plain = resolve(turn, plan, judge)
-    monkeypatch.setattr(followup.READER, "override_p", 0.9)
+    judge.settings = DEFAULTS.replaced({"override_p": 0.9})
     over = resolve(turn, plan, judge)
     assert over.edit == "add_aspect" and over.value == "children"
     assert "turn reader" in over.rule or plain.value == "children"

@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
+from assistant.citations import number_references
 from assistant.errors import InputError
 from assistant.models import (
     BalanceReport,
@@ -21,7 +22,6 @@ from assistant.ui.format import (
     export_filename,
     format_elapsed,
     format_when,
-    number_references,
     overall_fraction,
     plan_lines,
     quote_span,

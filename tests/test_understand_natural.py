@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from assistant.understand import parse_rules
-from assistant.understand.constraints import language_code
 from assistant.understand.cues import verb_forms
 from assistant.understand.intent import find_side, is_wh
+from assistant.understand.values import language_code
 
 
 @pytest.mark.parametrize(
@@ -139,7 +139,7 @@ def test_a_one_sided_question_claims_its_cue_topic(question: str, root: str, sid
     """The PIR shapes cut the cue out of the question and left "What are the school
     uniforms?" as the root (claims "We support the claim that what are the …"): the topic
     the cue scopes over is the root, without the sentence's question mark, and its claims
-    are the noun phrase's two forms (claims.yaml)."""
+    are the noun phrase's two forms (words/claims.yaml)."""
     plan = parse_rules(question)
     assert (plan.intent, plan.target_side, plan.root_query) == ("one_sided", side, root)
     topic = root[0].upper() + root[1:]

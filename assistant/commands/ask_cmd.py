@@ -362,8 +362,7 @@ def _continue_session(
     from assistant.thread import base_turn, describe_follow, next_step, reply_turn
     from assistant.understand.facet_judge import shared_judge
 
-    shared_judge().stance_choice = settings.stance.model  # a side named by its claim
-    shared_judge().reader_choice = settings.followup.reader
+    shared_judge().configure(settings)
     with _open_log(SessionStore, settings.session_db) as store:
         stored = store.turns(session_id)
         numbers = turn_numbers(stored)

@@ -12,12 +12,12 @@ import importlib
 import click
 
 SUBCOMMANDS: list[tuple[str, str]] = [
-    ("assistant.bench.llm", "llm_bench_command"),
-    ("assistant.bench.search", "search_bench_command"),
-    ("assistant.bench.index", "index_bench_command"),
-    ("assistant.bench.scale", "scale_bench_command"),
-    ("assistant.bench.report", "ask_bench_command"),
-    ("assistant.bench.startup", "startup_bench_command"),
+    ("assistant.commands.bench_llm", "llm_bench_command"),
+    ("assistant.commands.bench_search", "search_bench_command"),
+    ("assistant.commands.bench_index", "index_bench_command"),
+    ("assistant.commands.bench_scale", "scale_bench_command"),
+    ("assistant.commands.bench_report", "ask_bench_command"),
+    ("assistant.commands.bench_startup", "startup_bench_command"),
 ]
 
 

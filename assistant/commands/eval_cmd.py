@@ -1,7 +1,8 @@
 """``sphere eval …``: benchmark harnesses over ../shared/data (by path).
 
-Each harness lives in ``assistant/eval/`` and exposes a click command; add it to
-``SUBCOMMANDS`` here. All print one JSON object with ``--json``:
+Each harness lives in ``assistant/eval/`` as plain functions; its click command is
+``assistant/commands/eval_<name>.py``; add it to ``SUBCOMMANDS`` here. All print one
+JSON object with ``--json``:
 ``{"benchmark": …, "methods": {METHOD: {METRIC: value}},
 "tasks": {TASK: {METHOD: {METRIC: value}}}}``.
 """
@@ -13,22 +14,22 @@ import importlib
 import click
 
 SUBCOMMANDS: list[tuple[str, str]] = [
-    ("assistant.eval.pir", "pir_command"),
-    ("assistant.eval.persphere", "persphere_command"),
-    ("assistant.eval.mpr", "mpr_command"),
-    ("assistant.eval.lookup", "lookup_command"),
-    ("assistant.eval.instruct", "instruct_command"),
-    ("assistant.eval.extract", "extract_command"),
-    ("assistant.eval.extract", "aspects_command"),
-    ("assistant.eval.summary", "summary_command"),
-    ("assistant.eval.stance", "stance_command"),
-    ("assistant.eval.demo", "demo_command"),
-    ("assistant.eval.understand", "understand_command"),
-    ("assistant.eval.claims", "claims_command"),
-    ("assistant.eval.conversation", "conversation_command"),
-    ("assistant.eval.ingest", "html_command"),
-    ("assistant.eval.ingest", "sentences_command"),
-    ("assistant.eval.real", "real_command"),
+    ("assistant.commands.eval_pir", "pir_command"),
+    ("assistant.commands.eval_persphere", "persphere_command"),
+    ("assistant.commands.eval_mpr", "mpr_command"),
+    ("assistant.commands.eval_lookup", "lookup_command"),
+    ("assistant.commands.eval_instruct", "instruct_command"),
+    ("assistant.commands.eval_extract", "extract_command"),
+    ("assistant.commands.eval_extract", "aspects_command"),
+    ("assistant.commands.eval_summary", "summary_command"),
+    ("assistant.commands.eval_stance", "stance_command"),
+    ("assistant.commands.eval_demo", "demo_command"),
+    ("assistant.commands.eval_understand", "understand_command"),
+    ("assistant.commands.eval_claims", "claims_command"),
+    ("assistant.commands.eval_conversation", "conversation_command"),
+    ("assistant.commands.eval_ingest", "html_command"),
+    ("assistant.commands.eval_ingest", "sentences_command"),
+    ("assistant.commands.eval_real", "real_command"),
 ]
 
 

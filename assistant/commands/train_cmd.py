@@ -269,14 +269,14 @@ def turn_kind_command(
 ) -> None:
     """Train the follow-up turn-kind classifier (seconds; see assistant/understand/turn_kind.py)."""
     from assistant.embed import LazyEmbedder
-    from assistant.understand import turn_kind
+    from assistant.understand import turn_kind, turn_kind_train
 
     files = _dialogue_files(data, "turn-kind model")
     embedder = LazyEmbedder()
     if cross_check:
-        report = turn_kind.cross_check(files, embedder)
+        report = turn_kind_train.cross_check(files, embedder)
     else:
-        model = turn_kind.train(files, embedder)
+        model = turn_kind_train.train(files, embedder)
         target = out or turn_kind.WEIGHTS
         model.save(target)
         report = {"out": str(target), **model.meta}

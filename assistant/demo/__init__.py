@@ -10,6 +10,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from assistant.errors import IndexNotFoundError
+
 DEMO_INDEX = "demo"
 DEMO_FIELDS: dict[str, Any] = {
     "id_field": "id",
@@ -17,6 +19,18 @@ DEMO_FIELDS: dict[str, Any] = {
     "title_field": "title",
     "source_field": "source",
 }
+
+
+def explain_missing(exc: IndexNotFoundError) -> IndexNotFoundError:
+    """A missing demo index is built from the corpus that ships with Sphere: the error's
+    hint says so (the index layer knows no demo)."""
+    if exc.index_name != DEMO_INDEX:
+        return exc
+    have = exc.available
+    hint = (f"available: {', '.join(have)}; " if have else "") + (
+        "build it from the demo corpus that ships with Sphere: `sphere index demo`"
+    )
+    return IndexNotFoundError(exc.message, hint=hint, index_name=exc.index_name, available=have)
 
 
 def demo_corpus_path() -> Path:
@@ -42,6 +56,8 @@ def build_demo_index(
     from assistant.ingest.loaders import FieldMapping
 
     options = options_from_settings(settings, FieldMapping(**DEMO_FIELDS), rebuild=rebuild)
+    if name == DEMO_INDEX:
+        options.resume = "sphere index demo"
     return build_index(
         settings.index_dir,
         name,

@@ -20,40 +20,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-import click
-
 from assistant.errors import DataError, InputError
 from assistant.eval.understand import iou, value_match
+from assistant.understand.dialogues import load_dialogues
 from assistant.understand.facet_judge import FacetJudge
-from assistant.understand.followup import EDITS, FollowUp, asked_about
+from assistant.understand.followup import FollowUp, Rule, asked_about
 
 IOU = 0.5
-
-
-def load_dialogues(path: str | Path) -> list[dict[str, Any]]:
-    """The JSONL dialogues, checked line by line (:class:`DataError` names the line)."""
-    p = Path(path).expanduser()
-    if not p.is_file():
-        raise DataError(f"{p}: no such file", hint="pass --data tests/data/conversation_dev.jsonl")
-    out: list[dict[str, Any]] = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            d = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{p}:{n}: not JSON ({exc.msg})") from None
-        turns = d.get("turns") if isinstance(d, dict) else None
-        if not isinstance(turns, list) or len(turns) < 2:
-            raise DataError(f"{p}:{n}: a dialogue needs 'turns' (two or more)")
-        for i, t in enumerate(turns[1:], start=2):
-            e = t.get("expect") if isinstance(t, dict) else None
-            if not isinstance(e, dict) or e.get("edit") not in EDITS or "follows" not in e:
-                raise DataError(f"{p}:{n}: turn {i} needs expect.follows and an edit in {EDITS}")
-        out.append(d)
-    if not out:
-        raise DataError(f"{p}: no dialogues")
-    return out
 
 
 def _same_value(edit: str, gold: Any, got: Any) -> bool:
@@ -105,7 +78,7 @@ def _score(
             try:
                 got = resolve(t["text"], plan, judge, asked)
             except InputError:
-                got = FollowUp(False, "new_topic", rule="bad input")
+                got = FollowUp(False, "new_topic", by=Rule.BAD_INPUT)
             asked = asked_about(got)
             ok = score_turn(e, got)
             turns += 1
@@ -146,43 +119,6 @@ def _score(
 
 
 PERTURBATIONS = ("typo", "nopunct")
-
-
-def _apply_uses(uses: tuple[str, ...]) -> None:
-    """``--use NAME=VALUE``: set a field of :data:`assistant.understand.followup.READER`, a
-    threshold of the module (``SECOND_OPINION_P=0.9``) or one of ``LENIENT_P``
-    (``LENIENT_P.add_aspect=0.7``), for this run only (experiments and the record of how
-    the shipped settings were chosen)."""
-    import dataclasses
-
-    from assistant.understand import followup
-
-    fields = {f.name: f for f in dataclasses.fields(followup.READER)}
-    numbers = {"SECOND_OPINION_P", "CLAIMED_SIDE_P", "MIN_P"} & set(vars(followup))
-    for use in uses:
-        name, _, value = use.partition("=")
-        name = name.strip()
-        f = fields.get(name)
-        known = f is not None or name in numbers or name.split(".", 1)[-1] in followup.LENIENT_P
-        if not known or not value.strip() or (name.startswith("LENIENT_P") and "." not in name):
-            raise InputError(
-                f"--use {use!r}: expected NAME=VALUE, NAME one of {sorted(fields)}, "
-                f"{sorted(numbers)} or LENIENT_P.<{'|'.join(followup.LENIENT_P)}>"
-            )
-        try:
-            v: Any = (
-                value.strip().lower() in ("1", "true", "yes", "on")
-                if f is not None and f.type in (bool, "bool")
-                else float(value)
-            )
-        except ValueError:
-            raise InputError(f"--use {use!r}: {value!r} is not a number") from None
-        if f is not None:
-            setattr(followup.READER, f.name, v)
-        elif name.startswith("LENIENT_P."):
-            followup.LENIENT_P[name.split(".", 1)[1]] = v
-        else:
-            setattr(followup, name, v)
 
 
 def _typo(text: str, expect: dict[str, Any], rng: random.Random) -> str:
@@ -258,10 +194,10 @@ _FOLD_MODELS: dict[tuple[str, ...], Any] = {}
 
 def _fold_turn_kind(files: tuple[str, ...]) -> Any:
     from assistant.embed import LazyEmbedder
-    from assistant.understand import turn_kind
+    from assistant.understand import turn_kind_train
 
     if files not in _FOLD_MODELS:
-        _FOLD_MODELS[files] = turn_kind.train([Path(f) for f in files], LazyEmbedder())
+        _FOLD_MODELS[files] = turn_kind_train.train([Path(f) for f in files], LazyEmbedder())
     return _FOLD_MODELS[files]
 
 
@@ -292,96 +228,3 @@ def run_conversation(
         "methods": {"rules": rules, "sphere": sphere},
         "misses": misses,
     }
-
-
-@click.command("conversation")
-@click.option(
-    "--data",
-    "data",
-    required=True,
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    help="a JSONL dialogue set (repeat for several: --data dev.jsonl --data dev2.jsonl)",
-)
-@click.option("--limit", type=int, default=None, help="first N dialogues")
-@click.option("--misses", is_flag=True, help="list the turns read wrongly")
-@click.option(
-    "--perturb",
-    "perturbation",
-    type=click.Choice(PERTURBATIONS),
-    default=None,
-    help="score a robustness copy: one typing slip in every later turn (typo, seeded), or "
-    "the turns lower-cased without punctuation (nopunct)",
-)
-@click.option(
-    "--reader",
-    "reader",
-    default=None,
-    help="the turn reader: bundled (default), off, or an artifact (.safetensors)",
-)
-@click.option(
-    "--reader-folds",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="cross-validation: read each set with the fold models that never saw it (the "
-    "folds.json of `sphere train turn-reader --cross-check`)",
-)
-@click.option(
-    "--use",
-    "uses",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="a setting of how the resolver uses the reader (assistant.understand.followup."
-    "ReaderUse: weight, span_first, span_p, side_p, override_p), for experiments",
-)
-@click.option("--json", "as_json", is_flag=True, help="print JSON")
-def conversation_command(
-    data: tuple[str, ...],
-    limit: int | None,
-    misses: bool,
-    perturbation: str | None,
-    reader: str | None,
-    reader_folds: str | None,
-    uses: tuple[str, ...],
-    as_json: bool,
-) -> None:
-    """Follow-ups: topic kept or changed, the edit and its value, per edit kind.
-
-    With one --data the report is that set's; with several, one report per set
-    (JSON: {"benchmark": "conversation", "sets": [...]})."""
-    _apply_uses(uses)
-    judges: list[FacetJudge | None] = [None] * len(data)
-    if reader_folds:
-        judges = [fold_judge(d, reader_folds) for d in data]
-    elif reader:
-        from assistant.embed import LazyEmbedder
-
-        judge = FacetJudge(LazyEmbedder())
-        judge.reader_choice = reader
-        if reader.strip().lower() not in ("off", "bundled") and not Path(reader).is_file():
-            raise InputError(f"--reader: no turn reader at {reader}")
-        judges = [judge] * len(data)
-    reports = [
-        run_conversation(d, limit=limit, perturbation=perturbation, judge=j)
-        for d, j in zip(data, judges, strict=True)
-    ]
-    if as_json:
-        out = reports[0] if len(reports) == 1 else {"benchmark": "conversation", "sets": reports}
-        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
-        return
-    for report in reports:
-        if len(reports) > 1:
-            click.echo(f"{report['data']}:")
-        for method, r in report["methods"].items():
-            click.echo(
-                f"{method}: {report['dialogues']} dialogues, {r['turns']} follow-up turns: "
-                f"resolved plan {r['resolved_plan_acc']} %, new topics read as follow-ups "
-                f"{r['new_topic_as_followup']} %, follow-ups read as new topics "
-                f"{r['followup_as_new_topic']} %"
-            )
-        r = report["methods"]["sphere"]
-        for k, v in r["per_edit"].items():
-            click.echo(f"  {k:<16} {v['acc']!s:>6} % of {v['n']}")
-        if misses:
-            for m in report["misses"]:
-                click.echo(f"  {m['id']}: {m['text']!r} gold {m['gold']} got {m['got']}")

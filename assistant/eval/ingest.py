@@ -35,8 +35,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import click
-
 from assistant.errors import DataError
 
 _LENIENT_NUMBER = re.compile(
@@ -153,29 +151,13 @@ def _installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-@click.command("html")
-@click.option("--data", "data", required=True, type=click.Path(path_type=Path),
-              help="the idebate-html folder (pages/ and gold.jsonl)")  # fmt: skip
-@click.option("--limit", type=click.IntRange(1), help="only the first N pages")
-@click.option("--json", "as_json", is_flag=True)
-def html_command(data: Path, limit: int | None, as_json: bool) -> None:
-    """Main-content extractors on saved web pages: furniture rate, recall, time."""
+def run_html(data: Path, limit: int | None = None) -> dict[str, Any]:
+    """Every installed extractor on the saved pages of ``data`` (the first ``limit``)."""
     pages = load_pages(data)[:limit]
     methods: dict[str, Any] = {}
     for name, (module, fn) in EXTRACTORS.items():
         methods[name] = score_extraction(pages, fn) if _installed(module) else {"missing": True}
-    _report("html", methods, as_json)
-
-
-def _report(benchmark: str, methods: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        click.echo(json.dumps({"benchmark": benchmark, "methods": methods}, indent=2))
-        return
-    for name, m in methods.items():
-        cells = ", ".join(
-            f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in m.items()
-        )
-        click.echo(f"{name}: {cells}")
+    return {"benchmark": "html", "methods": methods}
 
 
 # --------------------------------------------------------------------------- sentences
@@ -240,14 +222,8 @@ def score_segmenter(
     }
 
 
-@click.command("sentences")
-@click.option("--data", "data", required=True, type=click.Path(path_type=Path),
-              help="the idebate-html folder (its gold texts)")  # fmt: skip
-@click.option("--cases", type=click.Path(exists=True, path_type=Path), default=TRICKY,
-              show_default=True, help="hand-made cases (JSONL: sentences, text)")  # fmt: skip
-@click.option("--json", "as_json", is_flag=True)
-def sentences_command(data: Path, cases: Path, as_json: bool) -> None:
-    """Sentence segmenters: tricky cases, abbreviation ends and speed on gold texts."""
+def run_sentences(data: Path, cases: Path = TRICKY) -> dict[str, Any]:
+    """Every installed segmenter on the hand-made ``cases`` and the gold texts of ``data``."""
     rows = [json.loads(x) for x in cases.read_text(encoding="utf-8").splitlines() if x.strip()]
     for r in rows:
         r.setdefault("text", " ".join(r["sentences"]))
@@ -259,4 +235,4 @@ def sentences_command(data: Path, cases: Path, as_json: bool) -> None:
             methods[name] = {"missing": True}
             continue
         methods[name] = score_segmenter(make(), rows, texts)
-    _report("sentences", methods, as_json)
+    return {"benchmark": "sentences", "methods": methods}

@@ -18,8 +18,8 @@ instruction singles out among P, and write three queries:
 :func:`assistant.retrieval.constraints.stem` (case, plurals, possessives). A
 candidate for P_i is a stem that occurs in P_i, in no other positive and not in
 the title, is alphabetic, at least 5 letters long, not a stopword
-(``assistant.lexicon.ASPECT_STOPWORDS``), and occurs in at least 2 documents of
-the corpus (no typos). Its weight is tf(P_i) · ln(N / df), N = corpus size; the
+(the aspect stop words, ``assistant/understand/words/grammar.yaml``), and occurs in at
+least 2 documents of the corpus (no typos). Its weight is tf(P_i) · ln(N / df), N = corpus size; the
 (P_i, stem) pair of highest weight wins (ties: lower document id, then the
 stem), and the keyword is the stem's most frequent surface form in P_i (ties:
 first occurrence). Instructions cycle over three phrasings by query position
@@ -89,10 +89,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import click
 import numpy as np
 
-from assistant.commands.context import Context, pass_ctx
 from assistant.errors import DataError, InputError
 from assistant.eval.metrics import ndcg_at_k, sicr, wise
 from assistant.eval.persphere_data import PerSphereQuery, corpus_index_for, load_queries
@@ -170,7 +168,7 @@ def keyword_item(
     i: int, q: PerSphereQuery, corpus: dict[str, str], df: Counter[str], n_docs: int
 ) -> InstructItem | None:
     """The keyword test query of ``q`` (module docstring), or None."""
-    from assistant.lexicon import ASPECT_STOPWORDS
+    from assistant.understand.vocab import VOCAB
 
     pos = [p for p in _positives(q) if p in corpus]
     if len(pos) < 2:
@@ -186,7 +184,7 @@ def keyword_item(
             if (
                 len(s) < 5
                 or not _ALPHA.match(s)
-                or s in ASPECT_STOPWORDS
+                or s in VOCAB.grammar.aspect_stopwords
                 or s in others
                 or s in title
                 or df[s] < 2
@@ -484,40 +482,3 @@ def run_instruct(
             for dim, its in items.items()
         }
     return out
-
-
-@click.command("instruct")
-@click.option("--data", "data", required=True, type=click.Path(dir_okay=False), help="data.jsonl")
-@click.option(
-    "--corpus", "corpus", required=True, type=click.Path(dir_okay=False), help="doc_new.jsonl"
-)
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-@click.option("--show", is_flag=True, help="print the test queries and exit")
-@click.option(
-    "--ablation", is_flag=True, help="also run sphere without the compliance term in the score"
-)
-@pass_ctx
-def instruct_command(
-    ctx: Context, data: str, corpus: str, as_json: bool, show: bool, ablation: bool
-) -> None:
-    """SICR / WISE (paper 002) of plain retrieval and sphere's constraints on PerSphere."""
-    if show:
-        items = build_items(load_queries(Path(data)), load_corpus(Path(corpus)))
-        for its in items.values():
-            for it in its:
-                click.echo(json.dumps(it.__dict__, ensure_ascii=False))
-        return
-    say = None if as_json else (lambda m: click.echo(f"… {m}", err=True))
-    methods = ("plain", "plain_dense", "sphere") + (("sphere_no_compliance",) if ablation else ())
-    out = run_instruct(
-        Path(data), Path(corpus), settings=ctx.settings, methods=methods, progress=say
-    )
-    if as_json:
-        click.echo(json.dumps(out, indent=2))
-        return
-    keys = ["sicr", "sicr_ref", "wise", "ndcg@10_original", "ndcg@10_instructed"]
-    keys.append("ndcg@10_reversed")
-    click.echo(f"{'task':9s}{'method':22s}" + "".join(f"{k[:14]:>15s}" for k in keys))
-    for task, per in [*out["tasks"].items(), ("average", out["methods"])]:
-        for m, vals in per.items():
-            click.echo(f"{task:9s}{m:22s}" + "".join(f"{vals[k]:15.2f}" for k in keys))

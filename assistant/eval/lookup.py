@@ -60,13 +60,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import click
-
-from assistant.commands.context import Context, pass_ctx
 from assistant.config import Settings
 from assistant.errors import InputError
 from assistant.eval.metrics import average_precision_at_k, recall_at_k
-from assistant.eval.mpr import K_I, MPRData, MPRQuery, MPRRun, eval_queries, load_mpr
+from assistant.eval.mpr import K_I, MPRData, MPRQuery, MPRRun, eval_queries
 from assistant.eval.persphere import merge_sides
 from assistant.eval.persphere_data import open_corpus_index
 from assistant.index.store import Index
@@ -276,45 +273,3 @@ def format_report(out: dict[str, Any]) -> str:
                     f"  {mode + ' aspects, ' + m:32s}{v['map@10']:9.3f}{v['recall@10']:9.3f}"
                 )
     return "\n".join(lines)
-
-
-@click.command("lookup")
-@click.option(
-    "--data",
-    "data",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="500QA.dev.json (e.g. ../shared/data/recipe-mpr/500QA.dev.json)",
-)
-@click.option(
-    "--limit", type=click.IntRange(1, None), default=None, help="score the first N queries only"
-)
-@click.option(
-    "--reference/--no-reference",
-    default=True,
-    show_default=True,
-    help="also run sphere eval mpr's default for comparison",
-)
-@click.option("--all-aggregators", is_flag=True, help="also fusion_on with every other aggregator")
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-@pass_ctx
-def lookup_command(
-    ctx: Context,
-    data: str,
-    limit: int | None,
-    reference: bool,
-    all_aggregators: bool,
-    as_json: bool,
-) -> None:
-    """MAP@10 / Recall@10 of lookups through understand → plan → retrieval on Recipe-MPR."""
-    mpr = load_mpr(data)
-    say = None if as_json else (lambda m: click.echo(f"… {m}", err=True))
-    out = run_lookup_eval(
-        mpr,
-        ctx.settings,
-        limit=limit,
-        reference=reference,
-        all_aggregators=all_aggregators,
-        progress=say,
-    )
-    click.echo(json.dumps(out, indent=2) if as_json else format_report(out))

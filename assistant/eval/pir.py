@@ -52,16 +52,13 @@ figure) and ``"loto": {"grid": [...], "chosen": {TASK: weight}}``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import click
 import numpy as np
 
-from assistant.commands.context import Context, pass_ctx
 from assistant.errors import DataError
 from assistant.eval.data import read_json
 from assistant.eval.metrics import p_recall_at_k
@@ -336,41 +333,3 @@ def format_table(report: dict[str, Any]) -> str:
         row = "".join(f"{report['tasks'][t][m][key]:>12.1f}" for t in tasks)
         lines.append(f"{m:<{w}}{row}{report['methods'][m][key]:>9.1f}")
     return "\n".join(lines)
-
-
-@click.command("pir")
-@click.option(
-    "--data",
-    "data",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="demo_pir_dataset.json (e.g. ../shared/data/pir/demo_pir_dataset.json)",
-)
-@click.option("--k", "k", default=5, show_default=True, type=click.IntRange(1, 100))
-@click.option(
-    "--method",
-    "methods",
-    multiple=True,
-    type=click.Choice(list(METHODS)),
-    help="only these methods (repeatable; default: all)",
-)
-@click.option(
-    "--loto",
-    is_flag=True,
-    help="also sphere_loto: the margin weight chosen on the other tasks (leave-one-task-out)",
-)
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-@pass_ctx
-def pir_command(
-    ctx: Context, data: str, k: int, methods: tuple[str, ...], loto: bool, as_json: bool
-) -> None:
-    """p-Recall@k on the PIR demo set (paper 000) for cosine, PAP, baselines and sphere."""
-    tasks = load_pir(data)
-    if loto and len(tasks) < 2:
-        raise click.UsageError("--loto chooses on the other tasks: the file needs two or more")
-    from assistant.embed import embedder_from_settings
-
-    s = ctx.settings.resolved()
-    embedder = embedder_from_settings(s)
-    report = run_pir(tasks, embedder, s.cache_dir, k, list(methods) or None, loto)
-    click.echo(json.dumps(report) if as_json else format_table(report))

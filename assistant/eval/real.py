@@ -53,9 +53,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import click
-
-from assistant.commands.context import Context, pass_ctx
 from assistant.config import Settings
 from assistant.errors import DataError, SphereError
 from assistant.eval.real_score import (
@@ -345,7 +342,7 @@ def run_real_eval(
     }
 
 
-# --------------------------------------------------------------------------- the command
+# --------------------------------------------------------------------------- the report
 def format_report(out: dict[str, Any]) -> str:
     m = out["methods"]["sphere"]
     pct = lambda v: f"{100 * v:.1f} %"  # noqa: E731
@@ -374,44 +371,3 @@ def format_report(out: dict[str, Any]) -> str:
         f"{out['machine']['load_average_end']} on {out['machine']['cpus']} CPUs)",
     ]
     return "\n".join(lines)
-
-
-@click.command("real")
-@click.option(
-    "--data",
-    required=True,
-    help="a folder with gold.jsonl and pages/ (e.g. ../shared/data/idebate-html)",
-)
-@click.option(
-    "--questions",
-    "questions_path",
-    default=None,
-    help="the questions, one JSON object a line (default: tests/data/real_questions.jsonl)",
-)
-@click.option(
-    "--index-dir",
-    default=None,
-    help="where the pages' index is built and reused (default: under the cache folder)",
-)
-@click.option("--limit", type=click.IntRange(1, None), default=None, help="the first N questions")
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-@pass_ctx
-def real_command(
-    ctx: Context,
-    data: str,
-    questions_path: str | None,
-    index_dir: str | None,
-    limit: int | None,
-    as_json: bool,
-) -> None:
-    """Furniture, whole sentences, sides, claims and time of answers on real saved pages."""
-    say = None if as_json else (lambda m: click.echo(f"… {m}", err=True))
-    out = run_real_eval(
-        data,
-        ctx.settings,
-        questions_path=questions_path,
-        index_dir=index_dir,
-        limit=limit,
-        progress=say,
-    )
-    click.echo(json.dumps(out, indent=2, ensure_ascii=False) if as_json else format_report(out))

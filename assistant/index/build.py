@@ -61,6 +61,9 @@ class BuildOptions:
     max_file_bytes: int = 200 * 1024 * 1024
     #: a plain-text file over this many bytes is read and committed in parts of this size
     part_chars: int = PART_CHARS
+    #: the command that resumes this build when it is not ``sphere index build NAME
+    #: ARGS`` (the demo's: ``sphere index demo``); the index layer knows no demo
+    resume: str = ""
 
 
 def options_from_settings(
@@ -271,6 +274,8 @@ def _build(
         meta.truncate_orphans()
         meta.set_info("state", "building")
         meta.set_info("build_args", json.dumps(args))
+        if options.resume:
+            meta.set_info("resume", options.resume)
         known = meta.file_rows()
         current = {str(f) for f in files}
 

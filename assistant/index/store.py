@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from assistant.demo import DEMO_INDEX
 from assistant.errors import (
     IndexCorruptError,
     IndexIncompleteError,
@@ -85,11 +84,12 @@ def resume_command(index_dir: Path, name: str) -> str:
     """The command that resumes an interrupted build of ``name``, as it was given."""
     import shlex
 
-    if name == DEMO_INDEX:
-        return "sphere index demo"
     try:
         meta = MetaStore(index_path(index_dir, name), readonly=True)
         try:
+            recorded = meta.get_info("resume")
+            if recorded:
+                return recorded
             args = json.loads(meta.get_info("build_args") or "[]")
         finally:
             meta.close()
@@ -179,15 +179,14 @@ class Index:
         folder = index_path(index_dir, name)
         if not (folder / "meta.sqlite").exists():
             have = list_indexes(index_dir)
-            if name == DEMO_INDEX:
-                how = "build it from the demo corpus that ships with Sphere: `sphere index demo`"
-            else:
-                how = f"build it with `sphere index build {name} PATH…`"
-                how += "" if have else ", or try the demo index: `sphere index demo`"
+            how = f"build it with `sphere index build {name} PATH…`"
+            how += "" if have else ", or try the demo index: `sphere index demo`"
             shown = describe_indexes(index_dir)
             raise IndexNotFoundError(
                 f"no index named '{name}' in {index_dir}",
                 hint=(f"available: {', '.join(shown)}; " if have else "") + how,
+                index_name=name,
+                available=shown,
             )
         meta = MetaStore(folder, readonly=True)
         state = meta.get_info("state")

@@ -16,7 +16,7 @@ document-level dimensions — ``keyword``, ``language``, ``length``,
   index's document lengths) and ``source`` (a case-insensitive substring of the
   document's ``source`` field, url domain, path or title; a kind the parser names by
   an adjective, ``academic`` or ``government``, also by the words that mark it:
-  "journal", "university", ".edu" …, ``lexicon.SOURCE_KIND_MARKS``).
+  "journal", "university", ".edu" …, ``words/values.yaml``: ``source_kind_marks``).
 * **Soft** constraints re-weight: ``audience`` and ``format`` always (the
   reading-grade and line-shape heuristics behind them are too coarse to drop
   documents on), any other dimension when ``hard`` is false ("short pieces",
@@ -53,8 +53,8 @@ from typing import Any
 import numpy as np
 
 from assistant.index.store import Index
-from assistant.lexicon import SOURCE_KIND_MARKS
 from assistant.models import Constraint
+from assistant.understand.values import SOURCE_KIND_MARKS
 
 #: score shift per constraint met, as a fraction of the candidates' score spread
 COMPLIANCE_WEIGHT = 0.1
@@ -65,7 +65,7 @@ SHORT_QUANTILE, LONG_QUANTILE = 1 / 3, 2 / 3
 #: stemmed texts of this many documents are kept per index
 TEXT_CACHE = 20_000
 
-# audience values (assistant.lexicon.AUDIENCES) -> document audiences that suit them
+# audience values (assistant.understand.values.AUDIENCES) -> document audiences that suit them
 # (documents get general ≤ grade 9 < informed ≤ 13 < expert, assistant.ingest.attributes)
 AUDIENCE_FIT: dict[str, frozenset[str]] = {
     "child": frozenset({"general"}),
@@ -80,7 +80,7 @@ AUDIENCE_FIT: dict[str, frozenset[str]] = {
     "informed": frozenset({"informed"}),
     "expert": frozenset({"expert"}),
 }
-# format values (assistant.lexicon.FORMATS) -> document structure (attributes.structure)
+# format values (assistant.understand.values.FORMATS) -> document structure (attributes.structure)
 STRUCTURE_OF = {
     "list": "list",
     "table": "table",

@@ -273,7 +273,7 @@ class SphereApp(EvidenceActions):
     def _warm_followups(self) -> None:
         """Load the follow-up turn reader while the user reads the first answer."""
         judge = shared_judge()
-        judge.reader_choice = self.settings.followup.reader
+        judge.configure(self.settings)
         judge.warm()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load")
@@ -343,8 +343,7 @@ class SphereApp(EvidenceActions):
         edited = plan  # a plan the user edited (shown as such)
         if plan is None and not new_topic:
             try:
-                shared_judge().stance_choice = self.settings.stance.model
-                shared_judge().reader_choice = self.settings.followup.reader
+                shared_judge().configure(self.settings)
                 step = next_step(question, self._thread())
             except SphereError as exc:  # "why is [99] there?" when there is no [99]
                 self._mount_turn(TurnView(next(self._turn_keys), question, error=exc))

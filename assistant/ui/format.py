@@ -65,23 +65,6 @@ def format_elapsed(seconds: float) -> str:
     return f"{minutes} min {rest:02d} s"
 
 
-def reference_key(ref: Reference) -> tuple[str, int]:
-    return (ref.doc_id, ref.passage_id)
-
-
-def number_references(summary: Summary) -> dict[tuple[str, int], int]:
-    """Footnote numbers 1, 2, … by first appearance across both claims.
-
-    The same passage cited twice keeps one number, like a footnote.
-    """
-    numbers: dict[tuple[str, int], int] = {}
-    for claim in summary.claims:
-        for perspective in claim.perspectives:
-            for ref in perspective.references:
-                numbers.setdefault(reference_key(ref), len(numbers) + 1)
-    return numbers
-
-
 def quote_span(passage: str, ref: Reference) -> tuple[int, int] | None:
     """Character span of ``ref.quote`` in ``passage``, or ``None``.
 

@@ -2,7 +2,7 @@
 
 Two paths (DESIGN §5):
 
-* :func:`parse_rules` — deterministic: cue lexicons (:mod:`assistant.lexicon`),
+* :func:`parse_rules` — deterministic: cue lexicons (``assistant/understand/words/``),
   regular patterns and negation scope give a complete plan with no model:
   perspectives with PIR roles (paper 000 §2), aspects as non-overlapping
   sub-spans (paper 003 §3.1), two opposing claims built from the question's
@@ -91,7 +91,7 @@ def understand(
     if backend is None or mode == "never":
         return plan
     if mode == "auto":
-        from assistant.llm.capable import is_capable
+        from assistant.llm.capable import is_capable  # reads a GGUF header: only with a model
 
         # a capable model (docs/UNDERSTAND.md; docs/ARCHITECTURE.md "Which language model"):
         # the model plans, the rules validate; the bundled 135M model is not capable and is unused

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import re
 
-from assistant import lexicon as lx
 from assistant.models import Aspect
-from assistant.understand.cues import split_words
+from assistant.understand.cues import LOOKUP_OPENERS
 from assistant.understand.text import _WORD, _trim, _words
+from assistant.understand.vocab import VOCAB
 
-_VERB_SET = frozenset(lx.COMMON_VERBS)
-_NEG_WORDS = set(w for w in lx.NEGATIONS if " " not in w) | {
-    "isn't",
-    "aren't",
-    "don't",
-    "doesn't",
-    "not",
-}
+_VERB_SET = frozenset(VOCAB.grammar.common_verbs)
+_NEG_WORDS = set(w for w in VOCAB.grammar.negations if " " not in w) | set(
+    VOCAB.grammar.negated_auxiliaries
+)
 
 
 def find_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int]]) -> list[Aspect]:
@@ -50,7 +46,7 @@ def find_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int]]
                 cur, neg_open = None, False
             else:
                 cur = (cur[0], e)  # type: ignore[index]
-        elif lw in lx.ASPECT_BREAKS or lw in lx.ASPECT_STOPWORDS:
+        elif lw in VOCAB.grammar.aspect_breaks or lw in VOCAB.grammar.aspect_stopwords:
             if cur:
                 out.append(cur)
                 cur = None
@@ -62,7 +58,11 @@ def find_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int]]
     aspects = []
     for s, e in out:
         s, e = _trim(q, s, e)
-        if e > s and _words(q[s:e]) and not all(w in lx.ASPECT_STOPWORDS for w in _words(q[s:e])):
+        if (
+            e > s
+            and _words(q[s:e])
+            and not all(w in VOCAB.grammar.aspect_stopwords for w in _words(q[s:e]))
+        ):
             aspects.append(Aspect(text=q[s:e], span=(s, e)))
     return aspects
 
@@ -90,23 +90,15 @@ _FACET_VERBS = re.compile(
 _ADJ_LIKE = re.compile(
     r"(?:ful|ous|ive|able|ible|ic|al|less|free|friendly|proof|ish|est|er|-\w+|\d\w*)$", re.I
 )
-_COMMON_ADJ = frozenset(
-    split_words(
-        "quick cheap quiet budget lightweight light easy simple vegan vegetarian "
-        "healthy small large big fast slow warm cosy cozy modern old new used good "
-        "best great fresh spicy mild short long local authentic affordable luxury "
-        "romantic rustic waterproof wireless comfortable portable compact durable "
-        "reliable safe kid family dog rápido rápida barato barata calme calma "
-        "tranquilo tranquila vegetariana vegetariano veloce economico günstig ruhig "
-        "schnell goedkoop rustig snel"
-    )
-)
+_COMMON_ADJ = frozenset(VOCAB.grammar.common_adjectives)
 _LOCATION = re.compile(r"^(?:in|at|near|around|à|en|in der|im|a|em|no|na|bij)\s+(?:the\s+)?[A-Z]")
 
 
 def _content(text: str) -> list[str]:
     return [
-        w for w in _words(text) if w not in lx.ASPECT_STOPWORDS and not _PROPERTY_START.fullmatch(w)
+        w
+        for w in _words(text)
+        if w not in VOCAB.grammar.aspect_stopwords and not _PROPERTY_START.fullmatch(w)
     ]
 
 
@@ -134,8 +126,6 @@ def lookup_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int
     item. A participle such as "focusing on" or "covering" names facets: its
     objects are the aspects.
     """
-    from assistant.understand.cues import LOOKUP_OPENERS
-
     start, end = region
     opener = LOOKUP_OPENERS.match(q, start)
     if opener and opener.end() > start:
@@ -157,13 +147,30 @@ def lookup_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int
         lw = w.lower()
         if lw in _COMMON_ADJ or (_ADJ_LIKE.search(lw) and i < len(head) - 2) or "-" in lw:
             spans.append((s, e))
+    for s, e in _property_segments(q, markers, end):
+        spans.extend(_property_spans(q, s, e))
+    out = []
+    for s, e in spans:
+        s, e = _trim(q, s, e)
+        tail = re.search(r"\s+(?:and|or|but|e|et|und|y)$", q[s:e], re.I)
+        if tail:
+            e = s + tail.start()
+        if e <= s or any(x[0] <= s < x[1] for x in exclude):
+            continue
+        if all(w in VOCAB.grammar.aspect_stopwords for w in _words(q[s:e])):
+            continue
+        out.append(Aspect(text=q[s:e], span=(s, e)))
+    return sorted(out, key=lambda a: a.span[0] if a.span else 0)
+
+
+def _property_segments(q: str, markers: list[re.Match[str]], end: int) -> list[tuple[int, int]]:
+    """The spans from each property marker to the next; a property cut short at a
+    function word ("ready in | under 30 minutes", "with a range of | at least 60 km") or
+    a bare relative verb ("that take | less than an hour") runs on into the next one."""
     bounds = [m.start() for m in markers] + [end]
     segments: list[tuple[int, int]] = []
-    for i, _m in enumerate(markers):
+    for i in range(len(markers)):
         s, e = _trim(q, bounds[i], bounds[i + 1])
-        # a property cut short at a function word ("ready in | under 30 minutes", "with a
-        # range of | at least 60 km") or a bare relative verb ("that take | less than an
-        # hour") runs on into the next marker's words
         prev = q[segments[-1][0] : segments[-1][1]] if segments else ""
         dangling = bool(
             re.search(r"\b(?:of|in|to|with|a|an|the|than|by)$", prev, re.I)
@@ -173,34 +180,25 @@ def lookup_aspects(q: str, region: tuple[int, int], exclude: list[tuple[int, int
             segments[-1] = (segments[-1][0], e)
         else:
             segments.append((s, e))
-    for s, e in segments:
-        text = q[s:e]
-        if _LOCATION.match(text) or e <= s:
-            continue
-        rel = re.match(r"(?:that|which|who)(?:'s|\s+(?:is|are))?\s+", text, re.I)
-        if rel:
-            s += rel.end()
-        facet = _FACET_VERBS.match(q, s)
-        if facet:
-            spans.extend(_split_list(q, facet.end(), e))
-            continue
-        parts = _split_list(q, s, e)
-        if len(parts) > 1 and all(len(_words(q[a:b])) <= 4 for a, b in parts):
-            spans.extend(parts)
-        else:
-            spans.append((s, e))
-    out = []
-    for s, e in spans:
-        s, e = _trim(q, s, e)
-        tail = re.search(r"\s+(?:and|or|but|e|et|und|y)$", q[s:e], re.I)
-        if tail:
-            e = s + tail.start()
-        if e <= s or any(x[0] <= s < x[1] for x in exclude):
-            continue
-        if all(w in lx.ASPECT_STOPWORDS for w in _words(q[s:e])):
-            continue
-        out.append(Aspect(text=q[s:e], span=(s, e)))
-    return sorted(out, key=lambda a: a.span[0] if a.span else 0)
+    return segments
+
+
+def _property_spans(q: str, s: int, e: int) -> list[tuple[int, int]]:
+    """The aspects of one property: none for a place, the objects of a facet verb
+    ("focusing on A and B"), the items of a short list, else the property whole."""
+    text = q[s:e]
+    if _LOCATION.match(text) or e <= s:
+        return []
+    rel = re.match(r"(?:that|which|who)(?:'s|\s+(?:is|are))?\s+", text, re.I)
+    if rel:
+        s += rel.end()
+    facet = _FACET_VERBS.match(q, s)
+    if facet:
+        return _split_list(q, facet.end(), e)
+    parts = _split_list(q, s, e)
+    if len(parts) > 1 and all(len(_words(q[a:b])) <= 4 for a, b in parts):
+        return parts
+    return [(s, e)]
 
 
 def facet_aspects(q: str, region: tuple[int, int]) -> list[Aspect]:

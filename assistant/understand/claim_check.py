@@ -6,7 +6,7 @@ A claim passes when it is
   parse has a finite main verb (or a modal or auxiliary on it) with a subject
   before that verb, and no auxiliary before the subject (the word order of a
   question: "Should we ban …");
-* free of **template words** (``claims.yaml``: "We support the claim that",
+* free of **template words** (``words/claims.yaml``: "We support the claim that",
   "Arguments in favour of", …);
 * **not the question repeated**: a question (it ends in "?" or opens with an
   auxiliary or a wh-word) is not held whole in the claim.

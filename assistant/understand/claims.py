@@ -15,7 +15,7 @@ dependency parse (:mod:`assistant.understand.declarative`):
   claim that …", "whether …" are statements;
 * a request for a debate names its topic ("pros and cons of fracking", "the
   arguments on both sides of the death penalty debate"), and a topic that is not
-  a clause gets the two never-wrong forms of ``claims.yaml``: a noun phrase
+  a clause gets the two never-wrong forms of ``words/claims.yaml``: a noun phrase
   ("a land value tax"), a bare verb phrase ("adopt a rescue dog");
 * text in another language, or English that no rule reads: the question or
   topic labelled with the answer ("Sí — ¿Debería legalizarse la eutanasia?" /
@@ -28,7 +28,7 @@ PerSphere's own claims and for training pairs, never for a plan.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from assistant.models import Intent
 from assistant.understand.claim_words import words
@@ -167,7 +167,7 @@ def _repair_opening(t: str) -> str:
     return f"{near[0]} {rest}" if len(near) == 1 else t
 
 
-def _phrase_at_start(t: str, phrases: list[str]) -> str | None:
+def _phrase_at_start(t: str, phrases: Sequence[str]) -> str | None:
     """The longest of ``phrases`` that opens ``t`` as whole words."""
     low = t.lower()
     for p in sorted(phrases, key=len, reverse=True):
@@ -307,7 +307,7 @@ def _statement(t: str) -> Claims | None:
 
 
 def _topic_claims(t: str, request: bool = True) -> Claims | None:
-    """A topic that is not a clause: a bare verb phrase or a noun phrase (``claims.yaml``).
+    """A topic that is not a clause: a bare verb phrase or a noun phrase (``words/claims.yaml``).
     A request verb before it ("list …", "make the case …") is not part of it."""
     topic = _without_tails(_TOPIC_END.split(t, maxsplit=1)[0].strip().rstrip("?.!"))
     if not topic:

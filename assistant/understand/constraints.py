@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from typing import Any
 
-from assistant import lexicon as lx
 from assistant.models import Constraint
-from assistant.understand.cues import split_words
+from assistant.understand.sources import _SOURCE_NOUNS, _more_sources, _named_sources, _sources
 from assistant.understand.text import _alt, _scope, _span_text, _split_values, _trim
-
-_SOURCE_NOUNS = _alt(lx.SOURCE_NOUNS)
-
+from assistant.understand.values import (
+    AUDIENCE_ADJECTIVES,
+    AUDIENCES,
+    FORMATS,
+    LENGTH_WORDS,
+    ages,
+    language_code,
+)
+from assistant.understand.vocab import VOCAB
 
 _GOOD_FOR = re.compile(
     r"\b(?:good|bad|better|worse|best|worst|safe|unsafe|healthy|unhealthy|harmful|dangerous|"
@@ -23,60 +27,9 @@ _GOOD_FOR = re.compile(
 )
 
 
-_DOMAIN_KINDS = {".gov": "government", ".edu": "academic", ".ac.uk": "academic"}
+_AT_MOST = frozenset(VOCAB.values.at_most)
 
-
-def _source_value(text: str) -> str:
-    t = re.sub(r"^(?:the|a|an|any|some)\s+", "", text.strip(), flags=re.I)
-    t = re.sub(r"\s+" + _SOURCE_NOUNS + r"$", "", t, flags=re.I).strip()
-    t = re.sub(r"(?<=\w)['’]s?$", "", t)  # a possessive: "a lobby group's (website)"
-    if t.lower() in _DOMAIN_KINDS:
-        return _DOMAIN_KINDS[t.lower()]
-    return _singular(lx.SOURCE_ADJECTIVES.get(t.lower(), t) or text.strip())
-
-
-_AT_MOST = frozenset(
-    {
-        "under",
-        "less than",
-        "fewer than",
-        "at most",
-        "no more than",
-        "up to",
-        "below",
-        "menos de",
-        "moins de",
-        "weniger als",
-        "meno di",
-        "minder dan",
-        "shorter than",
-    }
-)
-
-_NAME_LANGS = ("en", "es", "fr", "de", "it", "pt", "nl")
-
-
-@functools.lru_cache(maxsize=4096)
-def language_code(word: str) -> str | None:
-    """The ISO 639-1 code of a language name ("Spanish", "español", "allemand"), or None.
-
-    Names come from ``langcodes`` (CLDR data). A name counts only if it is the
-    language's own name or its name in one of the languages Sphere's users
-    write, so that "Paris" or "the" (which CLDR's fuzzy lookup maps to rare
-    languages) are not languages.
-    """
-    import langcodes
-
-    w = word.strip().lower()
-    try:
-        lang = langcodes.find(w)
-    except LookupError:
-        return None
-    code = lang.language or ""
-    if len(code) != 2:
-        return None
-    names = {lang.autonym().lower(), *(lang.display_name(x).lower() for x in _NAME_LANGS)}
-    return code if w in names else None
+_NAME_LANGS = tuple(VOCAB.values.name_languages)
 
 
 def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], list[tuple[int, int]]]:
@@ -99,64 +52,27 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         cons.append(Constraint(dim, value, negated=negated, hard=hard, text=_span_text(q, span)))
         spans.append(span)
 
-    # ---- source: "not from X sources", "from X sites", domains, "according to X"
-    for m in re.finditer(
-        r"\b(?P<neg>not\s+from|except\s+from|but not from|excluding|other than|apart from|"
-        r"not\s+(?:published\s+)?(?:by|on|in))\s+",
-        q,
-        re.I,
-    ):
-        span = _scope(q, m.end())
-        values = _split_values(_span_text(q, span))
-        cue_from = "from" in m.group("neg").lower() or " by" in m.group("neg").lower()
-        if not values or not (
-            cue_from or any(re.search(_SOURCE_NOUNS + r"$|\.\w{2,4}$", v, re.I) for v in values)
-        ):
-            continue
-        for v in values:
-            add("source", _source_value(v), (m.start(), span[1]), negated=True)
-    for m in re.finditer(
-        r"\b(?:only\s+)?(?:from|by|in|on)\s+(?P<what>(?:[\w\-.&']+\s+){0,3}?"
-        + _SOURCE_NOUNS
-        + r")\b",
-        q,
-        re.I,
-    ):
-        if re.search(
-            r"\b(?:not|nothing|no|never|without|skip(?:ping)?|exclud(?:e|ing)|ignor(?:e|ing)|"
-            r"avoid(?:ing)?|except|leav(?:e|ing) out)\s+(?:(?:anything|any|stuff|results|articles|"
-            r"content)\s+)?$|\b(?:not|nothing|no|never|without|skip|exclude|ignore|avoid|except)\s*$"
-            r"|\b(?:don'?t|do not|doesn'?t|does not)\s+(?:want|need|like)\s+(?:me\s+)?"
-            r"(?:(?:any|anything|the|stuff|results|articles|content|documents|sources|things)\s+)"
-            r"{0,3}$",
-            q[: m.start()],
-            re.I,
-        ):
-            continue  # "nothing from blogs" is the negated form, read below
-        for v in _split_values(m.group("what")):
-            value = _source_value(v)
-            if value and value.lower() not in ("the", "other", "any", "some"):
-                only = m.group(0).lower().startswith("only")
-                add("source", value, _trim(q, m.start(), m.end()), hard=only)
-    for m in re.finditer(
-        r"\b(?P<neg>not\s+from\s+|except\s+|excluding\s+)?(?:from\s+|on\s+|site:)?(?P<d>[\w\-]+\.(?:com|org|net|gov|edu|io|co\.uk|ac\.uk|news|info))\b",
-        q,
-        re.I,
-    ):
-        add(
-            "source",
-            m.group("d").lower(),
-            _trim(q, m.start(), m.end()),
-            negated=bool(m.group("neg")),
-        )
-    for m in re.finditer(
-        r"\b(?:according to|published by|written by)\s+"
-        r"(?P<who>[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,4})",
-        q,
-    ):
-        add("source", m.group("who"), _trim(q, m.start(), m.end()), hard=False)
+    _sources(q, add)
+    _languages(q, add)
+    _lengths(q, add)
+    _formats(q, add)
+    _audiences(q, add)
+    _keywords(q, add, wh_factual)
+    _language_adjectives(q, add)
+    _more_sources(q, add)
+    _named_sources(q, add)
+    _more_audiences(q, add)
+    _more_lengths(q, add)
+    _more_keywords(q, add)
+    _more_formats(q, add)
+    keep = not_implied(cons)
+    return [c for c, k in zip(cons, keep, strict=True) if k], [
+        sp for sp, k in zip(spans, keep, strict=True) if k
+    ]
 
-    # ---- language: any language name langcodes knows, in English or in that language
+
+def _languages(q: str, add: Any) -> None:
+    """Language: any language name langcodes knows, in English or in that language."""
     for m in re.finditer(
         r"\b(?P<neg>(?:not|nothing|none|isn['’]?t|aren['’]?t|never)\s+)?"
         r"(?:(?:written|available|published|escritos?|écrits?|geschrieben)\s+)?"
@@ -170,7 +86,9 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
             continue
         add("language", code, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 
-    # ---- length
+
+def _lengths(q: str, add: Any) -> None:
+    """Length: "under 500 words", "short articles"."""
     for m in re.finditer(
         r"\b(?P<cmp>under|less than|fewer than|at most|no more than|up to|below|over|more than|"
         r"shorter than|longer than|exceeding|"
@@ -186,25 +104,33 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         op = "<" if m.group("cmp").lower() in _AT_MOST else ">"
         add("length", f"{op}{n}", _trim(q, m.start(), m.end()))
     for m in re.finditer(
-        r"\b(?P<neg>not\s+(?:too\s+|very\s+|overly\s+)?)?(?P<w>"
-        + _alt(lx.SHORT_WORDS + lx.LONG_WORDS)
-        + r")\s+"
+        r"\b(?P<neg>not\s+(?:too\s+|very\s+|overly\s+)?)?(?P<w>" + _alt(LENGTH_WORDS) + r")\s+"
         r"(?P<n>"
         + _alt(
-            (*lx.DOC_NOUNS, "reads", "read", "summaries", "overview", "overviews", "explanation")
+            (
+                *VOCAB.requests.doc_nouns,
+                "reads",
+                "read",
+                "summaries",
+                "overview",
+                "overviews",
+                "explanation",
+            )
         )
         + r")\b",
         q,
         re.I,
     ):
         w = m.group("w").lower()
-        value = "short" if w in lx.SHORT_WORDS else "long"
+        value = LENGTH_WORDS[w]
         add("length", value, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")), hard=False)
 
-    # ---- format
+
+def _formats(q: str, add: Any) -> None:
+    """Format: "as a PDF", "in a table"."""
     for m in re.finditer(
         r"\b(?P<neg>not\s+(?:as\s+|in\s+)?(?:an?\s+)?|no\s+|except\s+)?(?:as\s+|in\s+)?(?:an?\s+)?"
-        r"(?P<f>" + _alt(lx.FORMATS) + r")(?:\s+(?:format|files?|documents?))?\b",
+        r"(?P<f>" + _alt(FORMATS) + r")(?:\s+(?:format|files?|documents?))?\b",
         q,
         re.I,
     ):
@@ -223,14 +149,17 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
             re.I,
         ):
             continue
-        add("format", lx.FORMATS[f], _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
+        add("format", FORMATS[f], _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 
-    # ---- audience
-    aud = _alt(lx.AUDIENCES)
+
+def _audiences(q: str, add: Any) -> None:
+    """Audience: "for beginners", "in plain language"."""
+    aud = _alt(AUDIENCES)
     for m in re.finditer(
         r"\b(?P<neg>not\s+)?(?:for|aimed at|written for|suitable for|targeted at|"
         r"geared (?:toward|to)s?|"
-        r"accessible to|understandable (?:by|to)|intended for|meant for)\s+(?:an?\s+|the\s+)?"
+        r"accessible to|understandable (?:by|to)|intended for|meant for)\s+"
+        r"(?:an?\s+|the\s+|my\s+|our\s+)?"
         r"(?P<a>" + aud + r")\b",
         q,
         re.I,
@@ -239,29 +168,40 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
             continue  # "good for children", "harmful for teens": content, not a reader
         add(
             "audience",
-            lx.AUDIENCES[m.group("a").lower()],
+            AUDIENCES[m.group("a").lower()],
             _trim(q, m.start(), m.end()),
             negated=bool(m.group("neg")),
             hard=False,
         )
     for m in re.finditer(
         r"\b(?P<neg>not\s+(?:too\s+)?)?(?:in\s+)?(?P<a>"
-        + _alt(lx.AUDIENCE_ADJECTIVES)
+        + _alt(AUDIENCE_ADJECTIVES)
         + r")\b(?=\s+(?:"
-        + _alt((*lx.DOC_NOUNS, "terms", "language", "explanation", "overview", "introduction"))
+        + _alt(
+            (
+                *VOCAB.requests.doc_nouns,
+                "terms",
+                "language",
+                "explanation",
+                "overview",
+                "introduction",
+            )
+        )
         + r")\b)",
         q,
         re.I,
     ):
         add(
             "audience",
-            lx.AUDIENCE_ADJECTIVES[m.group("a").lower()],
+            AUDIENCE_ADJECTIVES[m.group("a").lower()],
             _trim(q, m.start(), m.end()),
             negated=bool(m.group("neg")),
             hard=False,
         )
 
-    # ---- keywords: must-not ("but not X", "except X", "without X"), must ("mentioning X", quotes)
+
+def _keywords(q: str, add: Any, wh_factual: bool) -> None:
+    """Keywords: must-not ("but not X", "except X", "without X"), must ("mentioning X", quotes)."""
     for m in re.finditer(
         r"\b(?P<cue>(?:exclude|excluding|omit|avoid|skip|ignore|drop|leave out)\s+"
         r"(?:any\s+|all\s+)?(?:\w+\s+)?(?:that|which)\s+(?:mention|contain|include|discuss)(?:e?s)?|"
@@ -317,17 +257,6 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
         before = q[max(0, m.start() - 28) : m.start()].lower()
         neg = bool(re.search(r"\b(?:not|without|no|excluding|except)\b", before))
         add("keyword", m.group("k"), (m.start(), m.end()), negated=neg, hard=True)
-    _language_adjectives(q, add)
-    _more_sources(q, add)
-    _named_sources(q, add)
-    _more_audiences(q, add)
-    _more_lengths(q, add)
-    _more_keywords(q, add)
-    _more_formats(q, add)
-    keep = not_implied(cons)
-    return [c for c, k in zip(cons, keep, strict=True) if k], [
-        sp for sp, k in zip(spans, keep, strict=True) if k
-    ]
 
 
 def not_implied(cons: Sequence[Constraint]) -> list[bool]:
@@ -344,197 +273,10 @@ def not_implied(cons: Sequence[Constraint]) -> list[bool]:
     ]
 
 
-_NOT_SOURCES = frozenset(
-    split_words(
-        "short long recent new old good best reliable trusted official english any all more "
-        "other some the a an "
-        # verdicts, not sources: "Too Much or Just Right?", "just enough", "only fair"
-        "right wrong enough fine ok okay bad better worse fair true false harmful helpful"
-    )
-)
-_SOURCE_WORD = re.compile(r"^(?:" + _SOURCE_NOUNS + r")$", re.I)
-_NAME = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3}"
-
-
-def _singular(value: str) -> str:
-    """ "blogs" -> "blog", "think tanks" -> "think tank": a kind of source in the plural is
-    matched as a substring, so its singular finds both; names ("CNN") stay as they are."""
-    words = value.split()
-    if not words:
-        return value
-    last = words[-1]
-    if (
-        last.islower()
-        and len(last) > 3
-        and last.endswith("s")
-        and not last.endswith(("ss", "us", "is", "news", "press", "media", "ics"))
-    ):
-        words[-1] = last[:-1]
-    return " ".join(words)
-
-
-def _source_values(text: str, *, explicit: bool) -> list[str]:
-    """Source names in a phrase: source kinds ("blogs"), adjectives ("academic") and
-    capitalised names ("Fox News"); any short value when the cue is explicit ("only")."""
-    out = []
-    for v in _split_values(text):
-        v = re.sub(
-            r"^(?:the|a|an|any|anything|stuff|results|articles|content)\s+(?:from\s+)?",
-            "",
-            v,
-            flags=re.I,
-        ).strip()
-        v = re.sub(r"\s+(?:only|please)$", "", v, flags=re.I).strip()
-        if not v or len(v.split()) > 4:
-            continue
-        low = v.lower()
-        if language_code(low.split()[0]) is not None or low in _NOT_SOURCES:
-            continue  # "Portuguese sources" name a language; "short" a length
-        if low in lx.SOURCE_ADJECTIVES or re.search(_SOURCE_NOUNS + r"$", v, re.I):
-            out.append(_singular(_source_value(v)).lower())
-        elif re.fullmatch(_NAME, v) or explicit or low in lx.SOURCE_SITES:
-            out.append(low)
-    return out
-
-
-def _more_sources(q: str, add: Any) -> None:
-    """ "no Reddit", "exclude anything from Fox News or CNN", "only from X", "X only",
-    "use government sources", "only TripAdvisor reviews"."""
-    for m in re.finditer(
-        r"\b(?:no|exclude|excluding|leave out|leaving out|skip|skipping|avoid|avoiding|ignore|"
-        r"ignoring|nothing|nada de|nada|sin|sans|"
-        r"pas de|keine|niente|geen|(?:don'?t|do not) want(?:\s+(?:the|any))?"
-        r"(?:\s+(?:documents|articles|sources|results|stuff|things))?)\s+"
-        r"(?:anything\s+|any\s+|results\s+|articles\s+|"
-        r"content\s+|stuff\s+)?(?:from\s+|on\s+)?(?:the\s+)?",
-        q,
-        re.I,
-    ):
-        span = _scope(q, m.end(), 50)
-        text = re.sub(r"\s+(?:please|pls|thanks|thank you)$", "", _span_text(q, span), flags=re.I)
-        text = re.sub(r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$", "", text)
-        bare_no = m.group(0).lower().startswith("no ")
-        if (
-            bare_no
-            and not re.search(r"(?:^|[,.;:!?]|\band|\bbut)\s*$", q[: m.start()], re.I)
-            and not any(re.search(_SOURCE_NOUNS + r"$", p, re.I) for p in _split_values(text))
-        ):
-            continue  # "no" inside a clause ("abolida no Brasil") is not an exclusion
-        values = [
-            v
-            for v in _source_values(text, explicit=False)
-            if re.search(r"\b" + re.escape(v.split()[0][:4]), text, re.I)
-        ]
-        if values and all(
-            re.match(_NAME, p)
-            or re.search(_SOURCE_NOUNS + r"$", p, re.I)
-            or p.lower() in lx.SOURCE_SITES
-            for p in _split_values(
-                re.sub(
-                    r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$",
-                    "",
-                    re.sub(r"^(?:anything\s+|any\s+)?(?:from|on)\s+", "", text, flags=re.I),
-                    flags=re.I,
-                )
-            )
-        ):
-            for v in values:
-                add("source", v, (m.start(), span[1]), negated=True)
-    for m in re.finditer(
-        r"\b(?:(?:only|just|exclusively)\s+(?:from\s+|use\s+)?(?P<a>[\w&.\-]+(?:\s+[\w&.\-]+){0,2}?)"
-        r"(?=\s+(?:" + _SOURCE_NOUNS + r"|reviews?|articles?|pages?)\b|[,.;?!]|$)"
-        r"|(?:from|use|using)\s+(?P<b>[\w&.\-]+(?:\s+[\w&.\-]+){0,2}?)\s+(?:"
-        + _SOURCE_NOUNS
-        + r"\s+)?only\b"
-        r"|(?P<c>[\w&.\-]+(?:\s+[\w&.\-]+){0,1}?)\s+(?:"
-        + _SOURCE_NOUNS
-        + r"|articles?|reviews?|pages?|posts?|videos?|coverage)\s+only\b"
-        r"|\buse\s+(?P<d>[\w&.\-]+(?:\s+[\w&.\-]+){0,1}?)\s+(?:" + _SOURCE_NOUNS + r")\b)",
-        q,
-        re.I,
-    ):
-        text = next(g for g in m.group("a", "b", "c", "d") if g)
-        if re.fullmatch(
-            r"(?:documents?|articles?|pages?|sources?|results?|the|a|an|short|long|"
-            r"in|from|one|two|\d+|use|using|include|including|show|find|give|want|need|read|get|"
-            r"see|have|in[- ]depth|detailed|longer|shorter|lengthy|brief)",
-            text,
-            re.I,
-        ):
-            continue
-        followed = (
-            re.match(
-                r"\s+(?:" + _SOURCE_NOUNS + r"|reviews?|articles?|pages?)\b", q[m.end("a") :], re.I
-            )
-            if m.group("a")
-            else None
-        )
-        explicit = m.group("a") is None or followed is not None
-        for v in _source_values(text, explicit=explicit):
-            v = v.rstrip(".")
-            if v in ("short", "long", "recent", "english") or language_code(v):
-                continue  # "Only Spanish.": a language, read as one
-            add("source", v, _trim(q, m.start(), m.end()))
-
-
-def _named_sources(q: str, add: Any) -> None:
-    """ "from the BBC or the Guardian" (capitalised names at the end of a clause) and
-    "scientific journals", "peer-reviewed research" (a kind of source)."""
-    name = r"(?:the\s+)?[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,2}"
-    for m in re.finditer(
-        r"\b(?:only\s+)?from\s+(?P<x>" + name + r"(?:\s*(?:,|\bor\b|\band\b)\s*" + name + r")*)"
-        r"(?=\s*(?:[,.;?!]|$|only\b))",
-        q,
-    ):
-        values = [re.sub(r"^the\s+", "", v, flags=re.I) for v in _split_values(m.group("x"))]
-        if any(language_code(v) or v in lx.COUNTRIES for v in values):
-            continue  # a place or a language, not a source
-        for v in values:
-            add("source", v.lower(), _trim(q, m.start(), m.end()))
-    adj = _alt(
-        (
-            *lx.SOURCE_ADJECTIVES,
-            "wissenschaftlichen",
-            "científicas",
-            "científicos",
-            "scientifiques",
-            "scientifiche",
-            "scientifici",
-            "académicas",
-            "akademischen",
-        )
-    )
-    for m in re.finditer(
-        r"\b(?P<a>" + adj + r")\s+(?:" + _SOURCE_NOUNS + r"|research|studies|literature|"
-        r"fachzeitschriften|revistas|revues|riviste|zeitschriften|fuentes|quellen|fonti)\b",
-        q,
-        re.I,
-    ):
-        a = m.group("a").lower()
-        value = lx.SOURCE_ADJECTIVES.get(a, "academic")
-        # "from academic sources" re-weights; "only official sources" filters, as "only
-        # blogs" does above
-        only = re.search(
-            r"\b(?:only|just|solely|exclusively|nothing but)\s+(?:(?:use|show|include|cite|"
-            r"give me|want)\s+)?$",
-            q[: m.start()],
-            re.I,
-        )
-        start = only.start() if only else m.start()
-        add("source", value, _trim(q, start, m.end()), hard=bool(only))
-
-
-_AGES = re.compile(
-    r"\blike\s+(?:i'?m|i\s+am)\s+(?P<n>\d{1,2})\b"
-    r"|\b(?:to|for)\s+an?\s+(?P<m>\d{1,2})[- ]?(?:year|yr)s?[- ]?olds?\b",
-    re.I,
-)
-
-
 def _more_audiences(q: str, add: Any) -> None:
     """ "explain to a teenager", "pitched to business leaders", "in a way teenagers can
     follow", "like I'm 10", "I'm a complete beginner"."""
-    aud = _alt(lx.AUDIENCES)
+    aud = _alt(AUDIENCES)
     for m in re.finditer(
         r"\b(?:explain(?:ed|ing)?|pitch(?:ed)?|present(?:ed)?|tailor(?:ed)?|simplif(?:y|ied)|"
         r"written|write|aimed|geared|in a way(?: that)?)\s+(?:it\s+|this\s+|them\s+)?"
@@ -542,22 +284,7 @@ def _more_audiences(q: str, add: Any) -> None:
         q,
         re.I,
     ):
-        add(
-            "audience", lx.AUDIENCES[m.group("a").lower()], _trim(q, m.start(), m.end()), hard=False
-        )
-    extra = _alt(_AUDIENCE_EXTRA)
-    for m in re.finditer(
-        r"\b(?:for|to|at|aimed at|pitched at|written for)\s+(?:my\s+|an?\s+|the\s+)?"
-        r"(?:\w+\s+)?(?P<a>" + extra + r")\b",
-        q,
-        re.I,
-    ):
-        add(
-            "audience",
-            _AUDIENCE_EXTRA[m.group("a").lower()],
-            _trim(q, m.start(), m.end()),
-            hard=False,
-        )
+        add("audience", AUDIENCES[m.group("a").lower()], _trim(q, m.start(), m.end()), hard=False)
     for m in re.finditer(r"\beli5\b|\bexplain (?:it )?like i'?m (?:five|5)\b", q, re.I):
         add("audience", "child", _trim(q, m.start(), m.end()), hard=False)
     for m in re.finditer(
@@ -567,19 +294,8 @@ def _more_audiences(q: str, add: Any) -> None:
         re.I,
     ):
         add("audience", "beginner", _trim(q, m.start(), m.end()), hard=False)
-    for m in re.finditer(
-        r"\b(?:an?\s+)?(?P<n>\d{1,2})[- ]?(?:year|yr)s?[- ]?old\b"
-        r"|\b(?:j'avais|tuviera|hätte|avessi|tivesse)\s+(?P<m>\d{1,2})\s+(?:ans|años|jahre|anni|anos)\b",
-        q,
-        re.I,
-    ):
-        n = int(m.group("n") or m.group("m"))
-        if 3 <= n <= 19:
-            add("audience", "child" if n < 13 else "teen", _trim(q, m.start(), m.end()), hard=False)
-    for m in _AGES.finditer(q):
-        n = int(m.group("n") or m.group("m"))
-        if 3 <= n <= 19:
-            add("audience", "child" if n < 13 else "teen", _trim(q, m.start(), m.end()), hard=False)
+    for audience, start, end in ages(q):  # "a 10-year-old", "like I'm 10"
+        add("audience", audience, _trim(q, start, end), hard=False)
     for m in re.finditer(
         r"\b(?P<a>beginner|novice|introductory|expert|advanced|general|child|kid|teen|student)s?"
         r"[- ]level\b",  # "kid-friendly hikes" is a property of the item, not a reader
@@ -663,29 +379,11 @@ def _language_adjectives(q: str, add: Any) -> None:
             add("language", code, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 
 
-_AUDIENCE_EXTRA = {
-    "grandma": "general",
-    "grandmother": "general",
-    "grandpa": "general",
-    "grandparents": "general",
-    "my mum": "general",
-    "my mom": "general",
-    "my dad": "general",
-    "nurses": "expert",
-    "lawyers": "expert",
-    "investors": "business",
-    "undergrad": "student",
-    "undergrads": "student",
-    "med students": "student",
-    "new parents": "parent",
-}
-
-
 def _more_formats(q: str, add: Any) -> None:
     """ "make it slides", "transcripts preferred", "step by step", "interviews with …"."""
     for m in re.finditer(r"\bstep[- ]by[- ]step\b", q, re.I):
         add("format", "tutorial", _trim(q, m.start(), m.end()), hard=False)
-    fmt = _alt(lx.FORMATS)
+    fmt = _alt(FORMATS)
     for m in re.finditer(
         r"(?:^\s*(?:find\s+|show me\s+|give me\s+)?|\bmake it\s+(?:into\s+)?(?:an?\s+)?)"
         r"(?P<f>" + fmt + r")\b(?=\s+(?:with|of|on|about|from|where|by|preferred|please)\b|"
@@ -695,7 +393,7 @@ def _more_formats(q: str, add: Any) -> None:
         re.I,
     ):
         f = (m.group("f") or m.group("g")).lower()
-        add("format", lx.FORMATS[f], _trim(q, m.start(), m.end()))
+        add("format", FORMATS[f], _trim(q, m.start(), m.end()))
 
 
 def _more_keywords(q: str, add: Any) -> None:

@@ -90,6 +90,7 @@ def _raise_first(word: str) -> str:
 @functools.cache
 def _inflect(verb: str, tag: str) -> str:
     """``verb`` (a base form) inflected for ``tag`` (VBZ, VBD); as typed when unknown."""
+    # lazy: importing lemminflect takes seconds and only the claims need it
     import lemminflect
 
     forms = lemminflect.getInflection(verb.lower(), tag=tag)
@@ -101,6 +102,7 @@ def _inflect(verb: str, tag: str) -> str:
 
 @functools.cache
 def _lemma(verb: str) -> str:
+    # lazy: importing lemminflect takes seconds and only the claims need it
     import lemminflect
 
     forms = lemminflect.getLemma(verb.lower(), upos="VERB")

@@ -4,7 +4,7 @@
 "what about tea?" after "Is coffee bad for you?" starts a new thread. The
 follow-up rules (:mod:`assistant.understand.followup`) know a facet when its
 head is in the facet, role or population lexicons of
-:mod:`assistant.understand.followup_words`; every word they do not list used
+:mod:`assistant.understand.followup.words`; every word they do not list used
 to be read as a new topic. This module generalises the lexicons with the
 bundled embedder, as a nearest-neighbour classifier whose labelled examples are
 the lexicons themselves:
@@ -29,21 +29,20 @@ import itertools
 import re
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from assistant.understand import followup_words as fw
-from assistant.understand.cues import split_words
+from assistant.errors import ModelError
+from assistant.understand import turn_kind
+from assistant.understand.followup import words as fw
+from assistant.understand.followup.settings import DEFAULTS, ResolverSettings
+from assistant.understand.reader import shared_reader
+from assistant.understand.vocab import VOCAB
 
 FACET_MARGIN = 0.18
-_STOP = frozenset(
-    split_words(
-        "a an the of to in on for and or is are be should we it this that with by as at from "
-        "not no yes do does can will would good bad better worse really actually your you u r "
-        "ur i my idea worth ok then too also"
-    )
-)
+_STOP = frozenset(VOCAB.grammar.judge_stopwords)
 _WORD = re.compile(r"[\w'-]+")
 
 
@@ -67,8 +66,18 @@ class FacetJudge:
         self.reader: Any = None
         #: the turn-kind model to use instead of the shipped one (cross-validation)
         self.turn_kind: Any = None
+        #: how the follow-up resolver uses these readers (config.yaml ``followup.tuning``,
+        #: ``sphere eval conversation --use``: a changed copy, never the defaults changed)
+        self.settings: ResolverSettings = DEFAULTS
         self._lexicon: np.ndarray | None = None
         self._lock = threading.Lock()
+
+    def configure(self, settings: Any) -> None:
+        """Take the user's choices from the app's settings (:class:`assistant.config.Settings`):
+        the stance model, the turn reader and the resolver's tuning."""
+        self.stance_choice = settings.stance.model  # a side named by its claim
+        self.reader_choice = settings.followup.reader
+        self.settings = DEFAULTS.replaced(settings.followup.tuning)
 
     def _encode(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self.embedder.encode(list(texts)), dtype=np.float32)
@@ -102,8 +111,6 @@ class FacetJudge:
         """The edit kind the trained turn-kind model reads in ``turn`` beside the topic it
         would edit, and its probability (:mod:`assistant.understand.turn_kind`), or None
         without the model."""
-        from assistant.understand import turn_kind
-
         model = self.turn_kind or turn_kind.shipped()
         if model is None:
             return None
@@ -114,8 +121,6 @@ class FacetJudge:
     def kind_probs(self, turn: str, topic: str) -> dict[str, float] | None:
         """The turn-kind model's whole distribution over the edit kinds, or None without
         the model."""
-        from assistant.understand import turn_kind
-
         model = self.turn_kind or turn_kind.shipped()
         if model is None:
             return None
@@ -138,11 +143,6 @@ class FacetJudge:
     def _turn_reader(self) -> Any:
         if self.reader is not None:
             return self.reader
-        from pathlib import Path
-
-        from assistant.errors import ModelError
-        from assistant.understand.reader import shared_reader
-
         choice = self.reader_choice.strip()
         if choice.lower() == "off":
             return None
@@ -166,8 +166,6 @@ class FacetJudge:
         """The side (pro, con or both) the trained side reader reads in a request for one
         side or for more, beside the topic (:mod:`assistant.understand.turn_kind`), and
         its probability; None without the model."""
-        from assistant.understand import turn_kind
-
         model = self.turn_kind or turn_kind.shipped()
         if model is None or model.side is None:
             return None
@@ -181,10 +179,7 @@ class FacetJudge:
         """P(A), P(B), P(neither) of a statement against the plan's two claims, by the
         configured stance model (:attr:`stance_choice`, :mod:`assistant.stance.model`);
         None when it is off or cannot load (the side is then not read from a claim)."""
-        from pathlib import Path
-
-        from assistant.errors import ModelError
-        from assistant.stance.model import shared_model
+        from assistant.stance.model import shared_model  # loads torch: only when a side is claimed
 
         choice = self.stance_choice.strip()
         if choice.lower() == "off":
@@ -201,6 +196,6 @@ def shared_judge() -> FacetJudge:
     """The judge the app and ``sphere ask --session`` use: on the bundled MiniLM (the model
     the margin was chosen with, whatever embedder the user's index has), loaded the first
     time a follow-up needs it, once per process."""
-    from assistant.embed import LazyEmbedder
+    from assistant.embed import LazyEmbedder  # the embedder module: when a follow-up first asks
 
     return FacetJudge(LazyEmbedder())

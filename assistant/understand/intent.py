@@ -6,21 +6,23 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from assistant import lexicon as lx
 from assistant.models import Intent, QueryPerspective, Side
 from assistant.understand import cues
 from assistant.understand.perspectives import _BOTH_FACETS
 from assistant.understand.text import _words
+from assistant.understand.vocab import VOCAB
 
 
 def _is_wh(text: str) -> bool:
     first = _words(text[:40])[:1]
-    return bool(first) and first[0] in lx.WH_WORDS
+    return bool(first) and first[0] in VOCAB.grammar.wh_words
 
 
 def _debatable(text: str) -> bool:
     words = set(_words(text))
-    return bool(words & set(lx.DEBATE_CUES)) or bool(re.search(r"\bvs\.?\b|\bversus\b", text, re.I))
+    return bool(words & set(VOCAB.requests.debate_cues)) or bool(
+        re.search(r"\bvs\.?\b|\bversus\b", text, re.I)
+    )
 
 
 def decide_intent(
@@ -95,7 +97,19 @@ _SUBJECT_VERB = re.compile(
 # "articles praising X", "essays attacking X", "people who oppose X"
 _NOUN_VERB = re.compile(
     r"\b(?P<n>"
-    + _alt((*lx.DOC_NOUNS, "people", "those", "groups", "voices", "anyone", "they", "we", "many"))
+    + _alt(
+        (
+            *VOCAB.requests.doc_nouns,
+            "people",
+            "those",
+            "groups",
+            "voices",
+            "anyone",
+            "they",
+            "we",
+            "many",
+        )
+    )
     + r")"
     r"\s+(?:who\s+|that\s+)?(?P<v>" + _VERB["pro"] + "|" + _VERB["con"] + r")(?:\s+(?:to|of))?\b",
     re.I,
@@ -158,16 +172,10 @@ _COPULA_SIDE = re.compile(
     r"en contra de|a favor de|a favore di|für|pour|voor)\s+",
     re.I,
 )
-_PRO_PREPS = ("a favor de", "a favore di", "für", "pour", "voor")
+_PRO_PREPS = tuple(VOCAB.stance.pro_prepositions)
 # evaluative adjectives before "für", "pour", "voor": "gut für" is "good for"
-_GOOD_BAD = frozenset(
-    cues.split_words(
-        "gut schlecht besser schlechter gesund ungesund sicher gefährlich schädlich nützlich "
-        "bon bonne bons bonnes mauvais mauvaise meilleur meilleure dangereux dangereuse sain "
-        "saine nocif nocive utile goed slecht beter gezond ongezond veilig gevaarlijk"
-    )
-)
-_AUX_START = re.compile(r"^\s*(?:" + "|".join(lx.AUXILIARIES) + r")\b", re.I)
+_GOOD_BAD = frozenset(VOCAB.stance.good_bad)
+_AUX_START = re.compile(r"^\s*(?:" + "|".join(VOCAB.grammar.auxiliaries) + r")\b", re.I)
 _TOPIC_END = re.compile(
     r"\s*(?:[?!;]|\.(?:\s|$)|,|\s[-–—]\s|\s+(?:say|says|argue|argues|think|thinks|believe|"
     r"claim|claims|write|do|object|suggest|point out|mean)\b\s*[?.!]?\s*$|"
@@ -210,99 +218,117 @@ def _side_of(word: str, pro: str) -> Side:
 
 def find_side_cues(q: str) -> list[SideCue]:
     """Every stance cue of the question, with the side it asks for and its scope."""
-    out: list[SideCue] = []
-    yes_no = bool(_AUX_START.match(q))
+    out = [*_facet_cues(q), *_persuasion_cues(q), *_view_cues(q)]
+    if not _AUX_START.match(q):  # not in a yes/no question
+        out += [*_verb_cues(q), *_evaluative_cues(q), *_copula_cues(q)]
+    return out + _agent_cues(q)
+
+
+def _facet_cues(q: str) -> list[SideCue]:
+    out = []
     for side, pat in _FACET.items():
         for m in pat.finditer(q):
             if m.group("f").lower() == "cons" and re.search(r"\bpros\b", q, re.I):
                 continue
             out.append(SideCue(side, (m.start(), m.end()), _topic(q, m.end()), "facet"))
+    return out
+
+
+def _persuasion_cues(q: str) -> list[SideCue]:
+    out = []
     for p_side, p_pat in _PERSUADE.items():
         for m in p_pat.finditer(q):
             out.append(SideCue(p_side, (m.start(), m.end()), _topic(q, m.end()), "persuasion"))
     should = _WHY_SHOULD.match(q)
     if should:
-        out.append(
-            SideCue(
-                _flip("pro", should.group("neg")),
-                (should.start(), should.end()),
-                _topic(q, should.end()),
-                "persuasion",
-            )
-        )
+        side = _flip("pro", should.group("neg"))
+        span = (should.start(), should.end())
+        out.append(SideCue(side, span, _topic(q, should.end()), "persuasion"))
+    return out
+
+
+def _view_cues(q: str) -> list[SideCue]:
+    out = []
     for m in _VIEW.finditer(q):
         a = m.group("a").lower()
         view: Side = "pro" if a in cues.PRO_VIEWS or a in cues.PRO_AGENTS else "con"
         out.append(SideCue(view, (m.start(), m.end()), _topic(q, m.end()), "view"))
-    if not yes_no:
-        for m in _SUBJECT_VERB.finditer(q):
-            v = m.group("v").lower()
-            base: Side = (
-                "con"
-                if v == "against"
-                else "pro"
-                if v.startswith("in fav")
-                else _side_of(v, _VERB["pro"])
-            )
-            out.append(
-                SideCue(
-                    _flip(base, m.group("neg")), (m.start(), m.end()), _topic(q, m.end()), "verb"
-                )
-            )
-        for m in _NOUN_VERB.finditer(q):
-            base = _side_of(m.group("v"), _VERB["pro"])
-            out.append(SideCue(base, (m.start("v"), m.end()), _topic(q, m.end()), "verb"))
-        for pat in (_WHY_EVAL, _WHY_COPULA_FIRST, _MAKES_EVAL):
-            for m in pat.finditer(q):
-                base = _side_of(m.group("e"), _EVAL["pro"])
-                x = _topic(q, m.start("x"), m.end("x"))
-                if x[1] > x[0]:
-                    out.append(
-                        SideCue(
-                            _flip(base, m.group("neg") if "neg" in m.groupdict() else None),
-                            (m.start(), m.end()),
-                            x,
-                            "evaluative",
-                        )
-                    )
-        for m in _ABOUT_EVAL.finditer(q):
-            base = "pro" if m.group("e").lower() in ("good", "great", "right") else "con"
-            out.append(SideCue(base, (m.start(), m.end()), _topic(q, m.end()), "evaluative"))
-        for m in _EFFECT.finditer(q):
-            base = _side_of(m.group("v"), _alt(cues.verb_forms(cues.PRO_EFFECT_VERBS)))
+    return out
+
+
+def _verb_cues(q: str) -> list[SideCue]:
+    out = []
+    for m in _SUBJECT_VERB.finditer(q):
+        v = m.group("v").lower()
+        base: Side = (
+            "con"
+            if v == "against"
+            else "pro"
+            if v.startswith("in fav")
+            else _side_of(v, _VERB["pro"])
+        )
+        side = _flip(base, m.group("neg"))
+        out.append(SideCue(side, (m.start(), m.end()), _topic(q, m.end()), "verb"))
+    for m in _NOUN_VERB.finditer(q):
+        base = _side_of(m.group("v"), _VERB["pro"])
+        out.append(SideCue(base, (m.start("v"), m.end()), _topic(q, m.end()), "verb"))
+    return out
+
+
+def _evaluative_cues(q: str) -> list[SideCue]:
+    out = []
+    for pat in (_WHY_EVAL, _WHY_COPULA_FIRST, _MAKES_EVAL):
+        for m in pat.finditer(q):
+            base = _side_of(m.group("e"), _EVAL["pro"])
             x = _topic(q, m.start("x"), m.end("x"))
-            out.append(SideCue(base, (m.start(), m.end()), x, "evaluative"))
-        for m in _COPULA_SIDE.finditer(q):
-            p = m.group("p").lower()
-            before = _words(q[: m.start("p")])
-            if before and before[-1] in _GOOD_BAD:
-                continue  # "ist Homeoffice gut für …": good for, not in favour of
-            base = "pro" if p in _PRO_PREPS else "con"
-            out.append(
-                SideCue(
-                    _flip(base, m.group("neg")), (m.start(), m.end()), _topic(q, m.end()), "copula"
-                )
-            )
+            if x[1] > x[0]:
+                side = _flip(base, m.group("neg") if "neg" in m.groupdict() else None)
+                out.append(SideCue(side, (m.start(), m.end()), x, "evaluative"))
+    for m in _ABOUT_EVAL.finditer(q):
+        base = "pro" if m.group("e").lower() in ("good", "great", "right") else "con"
+        out.append(SideCue(base, (m.start(), m.end()), _topic(q, m.end()), "evaluative"))
+    for m in _EFFECT.finditer(q):
+        base = _side_of(m.group("v"), _alt(cues.verb_forms(cues.PRO_EFFECT_VERBS)))
+        x = _topic(q, m.start("x"), m.end("x"))
+        out.append(SideCue(base, (m.start(), m.end()), x, "evaluative"))
+    return out
+
+
+def _copula_cues(q: str) -> list[SideCue]:
+    out = []
+    for m in _COPULA_SIDE.finditer(q):
+        p = m.group("p").lower()
+        before = _words(q[: m.start("p")])
+        if before and before[-1] in _GOOD_BAD:
+            continue  # "ist Homeoffice gut für …": good for, not in favour of
+        base: Side = "pro" if p in _PRO_PREPS else "con"
+        side = _flip(base, m.group("neg"))
+        out.append(SideCue(side, (m.start(), m.end()), _topic(q, m.end()), "copula"))
+    return out
+
+
+def _agent_cues(q: str) -> list[SideCue]:
+    out = []
     for side, pat in _AGENT.items():
         for m in pat.finditer(q):
-            after = q[m.end() :]
-            of = re.match(r"\s+(?:of|de|des|du|von|van|di|dei|della|do|da)\s+", after)
-            start = m.end() + (of.end() if of else 0)
-            about = re.search(r"\b(?:about|on|regarding|sobre|sur|über|su|over)\s+", q[m.end() :])
-            if not of and about:
-                start = m.end() + about.end()
-            elif not of:
-                # "X's supporters": the topic is before the agent
-                own = re.search(r"([\w\-' ]+?)(?:'s|’s)\s+(?:\w+\s+)?$", q[: m.start()])
-                if own:
-                    out.append(
-                        SideCue(
-                            side, (m.start(), m.end()), _topic(q, own.start(1), own.end(1)), "agent"
-                        )
-                    )
-                    continue
-            out.append(SideCue(side, (m.start(), m.end()), _topic(q, start), "agent"))
+            out.append(SideCue(side, (m.start(), m.end()), _agent_topic(q, m), "agent"))
     return out
+
+
+def _agent_topic(q: str, m: re.Match[str]) -> tuple[int, int]:
+    """The topic of an agent: after "of" ("critics of X") or "about" ("sceptics about X"),
+    or before it ("X's supporters"), else what follows it."""
+    after = q[m.end() :]
+    of = re.match(r"\s+(?:of|de|des|du|von|van|di|dei|della|do|da)\s+", after)
+    start = m.end() + (of.end() if of else 0)
+    about = re.search(r"\b(?:about|on|regarding|sobre|sur|über|su|over)\s+", q[m.end() :])
+    if not of and about:
+        start = m.end() + about.end()
+    elif not of:
+        own = re.search(r"([\w\-' ]+?)(?:'s|’s)\s+(?:\w+\s+)?$", q[: m.start()])
+        if own:
+            return _topic(q, own.start(1), own.end(1))
+    return _topic(q, start)
 
 
 _KIND_RANK = {
@@ -338,21 +364,7 @@ def find_side(q: str) -> SideCue | None:
 # --------------------------------------------------------------------------- factual, lookup
 
 # wh-words that ask for a fact even when a stance word follows ("who were the critics of …")
-_FACT_WH = frozenset(
-    (
-        *cues.split_words(
-            "when where who whom whose which qui quand où wer wann wo chi quando dove quem "
-            "onde quién cuándo dónde wie wanneer waar"
-        ),
-        "how many",
-        "how much",
-        "how long",
-        "how old",
-        "what year",
-        "what time",
-        "what date",
-    )
-)
+_FACT_WH = frozenset(VOCAB.grammar.fact_wh)
 # a headline that names two options after its topic ("Surrealist Memes: Regression or
 # Progression?", "Climate Change – Act now, or question the urgency?"): a debate, never a
 # lookup (PerSphere's titles; 43 of its 139 were read as lookups before this)
@@ -370,16 +382,7 @@ _STRONG_DEBATE = re.compile(
     r"moet|moeten|zou|zouden)\b",
     re.I,
 )
-_FINITE = frozenset(
-    (
-        *lx.AUXILIARIES,
-        *cues.split_words(
-            "isn't aren't wasn't weren't doesn't don't didn't can't won't shouldn't "
-            "causes cause helps makes works leads affects means matters is are es est ist "
-            "è é son sont sind sono são zijn"
-        ),
-    )
-)
+_FINITE = frozenset((*VOCAB.grammar.auxiliaries, *VOCAB.grammar.finite_verbs))
 _INFO_START = re.compile(
     r"^\s*(?:please\s+)?(?:(?:can|could) you\s+)?(?:explain|describe|summari[sz]e|define|outline|"
     r"(?:a\s+)?list of|list all|explique|expliquez|explícame|explica|erkläre|erklär|spiega|"
@@ -389,21 +392,7 @@ _INFO_START = re.compile(
     r"overview|timeline|definition)\b",
     re.I,
 )
-_LOOKUP_HEADS = frozenset(
-    cues.split_words(
-        "recipe recipes dish dishes meal meals dinner dinners dessert desserts soup "
-        "soups hotel hotels hostel hostels restaurant restaurants cafe cafes bar bars "
-        "place places apartment apartments cottage cottages campsite campsites venue "
-        "venues itinerary trail trails hike hikes route routes tour tours review "
-        "reviews product products laptop laptops phone phones headphones earbuds "
-        "shoes boots coat jacket tent tents bike ebike car cars book books novel "
-        "novels film films movie movies series show shows podcast podcasts game games "
-        "app apps tool tools library libraries course courses grinder keyboard drill "
-        "machine camera watch receta recetas recette recettes rezept rezepte ricetta "
-        "ricette receita receitas recept recepten hotel hôtel albergo restaurante "
-        "ristorante"
-    )
-)
+_LOOKUP_HEADS = frozenset(VOCAB.requests.lookup_heads)
 _WORD_RE = re.compile(r"[^\W_][\w'’\-]*", re.UNICODE)
 
 
@@ -474,7 +463,7 @@ def is_lookup(q: str, n_aspects: int, masked: list[tuple[int, int]] | None = Non
     if not any(w.isalpha() for w in _words(q)):
         return False
     first = first_word(q)
-    if len(first) >= 4 and any(_edit1(first, a) for a in lx.AUXILIARIES if len(a) >= 4):
+    if len(first) >= 4 and any(_edit1(first, a) for a in VOCAB.grammar.auxiliaries if len(a) >= 4):
         return False  # a yes/no question with a typo ("shoud we …")
     opener = cues.LOOKUP_OPENERS.match(q)
     body_start = opener.end() if opener else 0

@@ -34,6 +34,7 @@ _TITLE_SHARE = 0.75
 @functools.cache
 def _identifier() -> Any:
     with _LOCK:
+        # lazy: the identifier's model is read only when a text needs its language
         from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
         ident = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
@@ -44,6 +45,7 @@ def _identifier() -> Any:
 @functools.cache
 def english_word(word: str) -> bool:
     """A word of lemminflect's English dictionary, or an English stop word."""
+    # lazy: importing lemminflect and spaCy takes seconds and only the claims need them
     import lemminflect
     from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -53,6 +55,7 @@ def english_word(word: str) -> bool:
 
 def english_stop_word(text: str) -> bool:
     """One English stop word ("we", "it", "this")."""
+    # lazy: importing spaCy takes seconds (a loaded machine: 24 s) and only the claims need it
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return text.strip().lower() in STOP_WORDS
@@ -61,6 +64,7 @@ def english_stop_word(text: str) -> bool:
 @functools.cache
 def english_verb(word: str) -> bool:
     """A verb of lemminflect's English dictionary."""
+    # lazy: importing lemminflect takes seconds and only the claims need it
     import lemminflect
 
     return bool(lemminflect.getAllLemmas(word.lower(), upos="VERB"))
@@ -69,6 +73,7 @@ def english_verb(word: str) -> bool:
 @functools.cache
 def english_adjective(word: str) -> bool:
     """An adjective of lemminflect's English dictionary."""
+    # lazy: importing lemminflect takes seconds and only the claims need it
     import lemminflect
 
     return bool(lemminflect.getAllLemmas(word.lower(), upos="ADJ"))
@@ -78,6 +83,7 @@ def english_adjective(word: str) -> bool:
 def noun_lemma(word: str, rules: bool = False) -> str | None:
     """The singular of an English noun in lemminflect's dictionary, None when unknown;
     with ``rules``, lemminflect's guess for an unknown word ("tabs" -> "tab")."""
+    # lazy: importing lemminflect takes seconds and only the claims need it
     import lemminflect
 
     w = word.lower()
@@ -122,7 +128,7 @@ def _words(text: str) -> list[str]:
 
 
 def claim_language(text: str) -> str:
-    """``"en"``, another code of ``claims.yaml``'s ``languages``, or ``""`` (unsure)."""
+    """``"en"``, another of the users' languages (``vocab.LANGUAGES``), or ``""`` (unsure)."""
     if not _latin(text):
         return ""
     found = _words(text)

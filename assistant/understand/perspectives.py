@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant import lexicon as lx
 from assistant.models import QueryPerspective, Side
 from assistant.understand.text import _alt, _span_text, _trim, _words
+from assistant.understand.values import AUDIENCES
+from assistant.understand.vocab import VOCAB
 
 _PRO = re.compile(
     r"\b(?:supports?|supporting|in favou?r of|favou?ring|favou?rs|backs|backing|defends|"
@@ -30,10 +31,10 @@ _VERDICT_SUBJECT = re.compile(
     r"paragraph|statement|document|facts?)\b",
     re.I,
 )
-_IDEOLOGY = {k: re.compile(r"\b" + _alt(v) + r"\b", re.I) for k, v in lx.IDEOLOGY.items()}
-_ANALOGY = re.compile(r"\b" + _alt(lx.ANALOGY_CUES) + r"\b", re.I)
-_ENTITY = re.compile(r"\b" + _alt(lx.ENTITY_CUES) + r"\b", re.I)
-_PLACE = _alt(lx.COUNTRIES)
+_IDEOLOGY = {k: re.compile(r"\b" + _alt(v) + r"\b", re.I) for k, v in VOCAB.stance.ideology.items()}
+_ANALOGY = re.compile(r"\b" + _alt(VOCAB.stance.analogy_cues) + r"\b", re.I)
+_ENTITY = re.compile(r"\b" + _alt(VOCAB.stance.entity_cues) + r"\b", re.I)
+_PLACE = _alt(VOCAB.places.places)
 _LOCATION = re.compile(
     r"\b(?:happened|happening|took place|taking place|based|located|set|reported|occurr(?:ed|ing)|"
     r"from|in|about)\s+(?:the\s+)?" + _PLACE + r"\b"
@@ -46,8 +47,14 @@ _SUBTOPIC = re.compile(
 _NEUTRAL_STANCE = re.compile(
     r"\b(?:relates?|related|relevant)\s+to\s+the\s+(?:argument|claim|statement)\b", re.I
 )
-_REQUEST = re.compile(r"^\s*" + lx.REQUEST_OPENERS + r"\b\s*", re.I)
-_DOC_NOUN = re.compile(r"\b" + _alt(lx.DOC_NOUNS) + r"\b", re.I)
+# imperative / request openers: what precedes the description of the wanted document
+_REQUEST = re.compile(
+    r"^\s*(?:please\s+)?(?:can you\s+|could you\s+|would you\s+)?(?:please\s+)?"
+    + _alt(VOCAB.requests.request_openers)
+    + r"\b\s*",
+    re.I,
+)
+_DOC_NOUN = re.compile(r"\b" + _alt(VOCAB.requests.doc_nouns) + r"\b", re.I)
 # a pointer from the description to the content that follows ("… similar to the following news")
 _POINTER_TAIL = re.compile(
     r"(?:\s*,)?\s+(?:and\s+)?(?:is\s+|are\s+)?(?:(?:similar|related|relevant|analogous|close)\s+)?"
@@ -79,10 +86,12 @@ _VIEWPOINT = re.compile(
     re.I,
 )
 _FACET_PRO = re.compile(
-    r"\b(?:what are\s+)?(?:the\s+)?" + _alt(lx.PRO_FACETS) + r"\s+(?:of|to)\b", re.I
+    r"\b(?:what are\s+)?(?:the\s+)?" + _alt(VOCAB.stance.pro_facet_phrases) + r"\s+(?:of|to)\b",
+    re.I,
 )
 _FACET_CON = re.compile(
-    r"\b(?:what are\s+)?(?:the\s+)?" + _alt(lx.CON_FACETS) + r"\s+(?:of|to)?\b", re.I
+    r"\b(?:what are\s+)?(?:the\s+)?" + _alt(VOCAB.stance.con_facet_phrases) + r"\s+(?:of|to)?\b",
+    re.I,
 )
 _BOTH_FACETS = re.compile(
     r"\b(?:pros and cons|advantages and disadvantages|benefits and (?:risks|drawbacks|harms)|"
@@ -190,7 +199,7 @@ def _find_request(q: str) -> _Found | None:
     return None
 
 
-_AUDIENCE_AFTER = re.compile(r"\s+(?:the\s+|a\s+)?" + _alt(lx.AUDIENCES) + r"\b", re.I)
+_AUDIENCE_AFTER = re.compile(r"\s+(?:the\s+|a\s+)?" + _alt(AUDIENCES) + r"\b", re.I)
 
 
 def _skip_det(q: str, pos: int) -> int:

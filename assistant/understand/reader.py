@@ -94,6 +94,7 @@ def plan_context(plan: QueryPlan) -> str:
 
 
 def _net_class() -> Any:
+    # torch loads only when the reader is first used (start-up time of the app)
     import torch
     from torch import nn
 
@@ -145,7 +146,7 @@ def net_class() -> Any:
 
 def load_base(path: Path) -> tuple[Any, Any]:
     """(network with fresh heads, tokenizer) on the base model in ``path``."""
-    from assistant.stance.net import load_encoder
+    from assistant.stance.net import load_encoder  # imports torch: only when loading
 
     encoder, tokenizer = load_encoder(path)
     return net_class()(encoder, int(encoder.config.hidden_size)), tokenizer
@@ -156,7 +157,7 @@ def encode(
 ) -> tuple[dict[str, Any], Any, Any]:
     """(token tensors, character offsets (n, L, 2), mask of the turn's tokens (n, L)) for
     (context, turn) pairs; the context is what gets truncated."""
-    import torch
+    import torch  # only when the reader runs (start-up time)
 
     enc = tokenizer(
         list(contexts),
@@ -256,6 +257,7 @@ class TurnReader:
 
     @classmethod
     def load(cls, path: Path | None = None, base: Path | None = None) -> TurnReader:
+        # the embedder's path and the artifact reader load torch: only when loading
         from assistant.embed import bundled_model_path
         from assistant.stance.artifact import apply_artifact, read_card
 
@@ -304,7 +306,7 @@ def read_batch(
     net: Any, tokenizer: Any, contexts: Sequence[str], turns: Sequence[str]
 ) -> list[Reading]:
     """One forward pass over the pairs (eval mode, float32, no autograd)."""
-    import torch
+    import torch  # only when the reader runs (start-up time)
 
     tensors, offsets, turn_mask = encode(tokenizer, contexts, turns)
     was = net.training

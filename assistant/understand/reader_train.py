@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -45,7 +46,9 @@ from typing import Any
 
 import numpy as np
 
-from assistant.errors import InputError
+from assistant.errors import InputError, SphereError
+from assistant.progress_bar import step_bar
+from assistant.stance.artifact import write_artifact
 from assistant.stance.data import file_sha256
 from assistant.stance.train import (
     ThreadTuner,
@@ -55,14 +58,19 @@ from assistant.stance.train import (
     save_training_state,
     seed_everything,
 )
+from assistant.understand.dialogues import load_dialogues
 from assistant.understand.reader import (
     DIMENSIONS,
     FORMAT,
     KINDS,
     SIDES,
     SPAN_KINDS,
+    TurnReader,
     context_text,
+    encode,
+    load_base,
 )
+from assistant.understand.rules import parse_rules
 from assistant.workers import usable_cpus
 
 
@@ -89,9 +97,6 @@ def _next_showing(showing: str | None, edit: str, value: Any) -> str | None:
 
 def examples(files: Sequence[Path]) -> list[Example]:
     """The training examples of the module docstring, in file order."""
-    from assistant.errors import SphereError
-    from assistant.eval.conversation import load_dialogues
-    from assistant.understand import parse_rules
 
     def start(text: str) -> tuple[str, str | None]:
         try:
@@ -165,9 +170,7 @@ class ReaderConfig:
 
 def _targets(tok: Any, batch: Sequence[Example], max_len: int) -> tuple[Any, ...]:
     """Token tensors and the kind, side, span-start and span-end targets (-100: none)."""
-    import torch
-
-    from assistant.understand.reader import encode
+    import torch  # training only (start-up time of the app)
 
     tensors, offsets, turn_mask = encode(
         tok, [x.context for x in batch], [x.turn for x in batch], max_len
@@ -214,10 +217,7 @@ def train(
     card_extra: dict[str, Any] | None = None,
 ) -> ReaderRun:
     """Train (or resume) on every example of ``files``; write the artifact to ``out``."""
-    import torch
-
-    from assistant.progress_bar import step_bar
-    from assistant.understand.reader import load_base
+    import torch  # training only: torch loads when a model is trained
 
     t_start = time.time()
     files = sorted(set(files))
@@ -226,11 +226,7 @@ def train(
         raise InputError("no scored turns to train on")
     hashes = {f.name: file_sha256(f) for f in files}
     run_id = cfg.run_id(hashes, tag)
-    run_dir = state_dir / run_id
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(
-        json.dumps({"config": asdict(cfg), "data": hashes, "tag": tag}, indent=1), encoding="utf-8"
-    )
+    run_dir = _run_dir(cfg, state_dir, run_id, hashes, tag)
     torch.set_num_threads(usable_cpus())
     seed_everything(cfg.seed)
     net, tok = load_base(base)
@@ -271,19 +267,8 @@ def train(
         random.Random(cfg.seed * 1009 + epoch).shuffle(order)
         for s in range(pos * cfg.batch, len(order), cfg.batch):
             batch = [rows[i] for i in order[s : s + cfg.batch]]
-            tensors, turn_mask, ky, sy, st_y, en_y, dy, ny = _targets(tok, batch, cfg.max_len)
             tuner.before_step()
-            k, sd, st_l, en_l, dim_l, neg_l = net(**tensors)
-            low = torch.finfo(st_l.dtype).min
-            st_l = st_l.masked_fill(~turn_mask, low)
-            en_l = en_l.masked_fill(~turn_mask, low)
-            loss = ce(k, ky)
-            if bool((sy >= 0).any()):
-                loss = loss + cfg.side_weight * ce(sd, sy)
-            if bool((st_y >= 0).any()):
-                loss = loss + cfg.span_weight * 0.5 * (ce(st_l, st_y) + ce(en_l, en_y))
-            if bool((dy >= 0).any()):
-                loss = loss + cfg.constraint_weight * (ce(dim_l, dy) + ce(neg_l, ny))
+            loss = _batch_loss(net, ce, _targets(tok, batch, cfg.max_len), cfg)
             optimizer_step(loss, net, opt, sched)
             tuner.after_step()
             step += 1
@@ -297,22 +282,15 @@ def train(
             if max_steps is not None and step >= max_steps:
                 break
         if step % per_epoch == 0 and step > 0:
+            minutes = round((time.time() - t_start) / 60, 1)
             history.append(
-                {
-                    "epoch": step // per_epoch,
-                    "step": step,
-                    "loss": running,
-                    "minutes": round((time.time() - t_start) / 60, 1),
-                }
+                {"epoch": step // per_epoch, "step": step, "loss": running, "minutes": minutes}
             )
         save_state()
         last_save = time.time()
     bar.close()
     artifact = None
     if out is not None and step >= total:
-        from assistant.stance.artifact import write_artifact
-
-        base_net, _ = load_base(base)
         card = {
             "run_id": run_id,
             "config": asdict(cfg),
@@ -324,16 +302,54 @@ def train(
             "train_minutes": round((time.time() - t_start) / 60, 1),
             **(card_extra or {}),
         }
-        artifact = write_artifact(
-            net,
-            base,
-            out,
-            temperature=1.0,
-            card=card,
-            fmt=FORMAT,
-            base_state=dict(base_net.state_dict()),
-        )
+        artifact = _write(net, base, out, card)
     return ReaderRun(run_id, time.time() - t_start, step, history, artifact)
+
+
+def _run_dir(
+    cfg: ReaderConfig, state_dir: Path, run_id: str, hashes: dict[str, str], tag: str
+) -> Path:
+    """The run's folder (its checkpoint and the config it was started with)."""
+    run_dir = state_dir / run_id
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(
+        json.dumps({"config": asdict(cfg), "data": hashes, "tag": tag}, indent=1), encoding="utf-8"
+    )
+    return run_dir
+
+
+def _batch_loss(net: Any, ce: Any, targets: tuple[Any, ...], cfg: ReaderConfig) -> Any:
+    """The kind loss plus, where the batch has targets for them, the side, span and
+    constraint losses at their weights; span logits outside the turn are masked."""
+    import torch  # training only (start-up time of the app)
+
+    tensors, turn_mask, ky, sy, st_y, en_y, dy, ny = targets
+    k, sd, st_l, en_l, dim_l, neg_l = net(**tensors)
+    low = torch.finfo(st_l.dtype).min
+    st_l = st_l.masked_fill(~turn_mask, low)
+    en_l = en_l.masked_fill(~turn_mask, low)
+    loss = ce(k, ky)
+    if bool((sy >= 0).any()):
+        loss = loss + cfg.side_weight * ce(sd, sy)
+    if bool((st_y >= 0).any()):
+        loss = loss + cfg.span_weight * 0.5 * (ce(st_l, st_y) + ce(en_l, en_y))
+    if bool((dy >= 0).any()):
+        loss = loss + cfg.constraint_weight * (ce(dim_l, dy) + ce(neg_l, ny))
+    return loss
+
+
+def _write(net: Any, base: Path, out: Path, card: dict[str, Any]) -> Any:
+    """The artifact: int8 deltas on the base weights, with its card."""
+    base_net, _ = load_base(base)
+    return write_artifact(
+        net,
+        base,
+        out,
+        temperature=1.0,
+        card=card,
+        fmt=FORMAT,
+        base_state=dict(base_net.state_dict()),
+    )
 
 
 def fold_groups(files: Sequence[Path], folds: int) -> list[list[Path]]:
@@ -346,8 +362,6 @@ def fold_groups(files: Sequence[Path], folds: int) -> list[list[Path]]:
 
 
 def _natural(name: str) -> tuple[Any, ...]:
-    import re
-
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name))
 
 
@@ -366,9 +380,6 @@ def cross_check(
     (content-word IoU >= 0.5 with the gold value, as ``sphere eval conversation``
     scores it). The fold models stay in ``state_dir/folds/``; ``folds.json`` maps each
     file to its fold's artifact."""
-    from assistant.eval.understand import iou
-    from assistant.understand.reader import TurnReader
-
     groups = fold_groups(files, folds)
     fold_dir = state_dir / "folds"
     mapping: dict[str, str] = {}
@@ -397,6 +408,15 @@ def cross_check(
         for f in held:
             mapping[f.name] = str(artifact)
     (state_dir / "folds.json").write_text(json.dumps(mapping, indent=1), encoding="utf-8")
+    return _cross_check_report(got, gold, groups, mapping)
+
+
+def _cross_check_report(
+    got: list[Any], gold: list[Example], groups: list[list[Path]], mapping: dict[str, str]
+) -> dict[str, Any]:
+    """The figures of :func:`cross_check` from the held-out readings."""
+    from assistant.eval.understand import iou  # training only: the eval's value match
+
     kind_ok = [r.kind == g.kind for r, g in zip(got, gold, strict=True)]
     sided = [(r, g) for r, g in zip(got, gold, strict=True) if g.side is not None]
     spans = [(r, g) for r, g in zip(got, gold, strict=True) if g.kind in SPAN_KINDS]

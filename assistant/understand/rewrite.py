@@ -26,15 +26,15 @@ from typing import Any
 
 from assistant.errors import CancelledError, SphereError
 from assistant.models import QueryPlan
+from assistant.understand.model import _MODEL_LOCK
+from assistant.understand.rules import parse_rules
 from assistant.understand.text import _words
+from assistant.understand.vocab import VOCAB
 
 # edits whose plan the rewrite can state; "more", "drop [n]" and questions about the
 # answer do not change the question
 REWRITABLE = ("add_aspect", "drop_aspect", "add_constraint", "one_side", "add_perspective")
-_SHORT = frozenset(
-    {"the", "and", "for", "with", "that", "this", "what", "about", "does", "should"}
-    | {"from", "into", "than"}
-)
+_SHORT = frozenset(VOCAB.grammar.rewrite_short)
 
 
 def _stems(text: str) -> set[str]:
@@ -84,9 +84,7 @@ def rewrite_followup(edited: QueryPlan, followup: str, backend: Any) -> QueryPla
     """``edited`` (the rules' plan of a follow-up) with the model's standalone rewrite of
     ``followup`` when the rules accept it (:func:`agrees`); otherwise ``edited`` with the
     rejection in its derivation. Never raises for a model failure."""
-    from assistant.llm.prompts import load_prompts
-    from assistant.understand.model import _MODEL_LOCK
-    from assistant.understand.rules import parse_rules
+    from assistant.llm.prompts import load_prompts  # only with a capable model
 
     edit = edited.edit_and_changes()[0]
     if edit not in REWRITABLE:

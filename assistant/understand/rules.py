@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from assistant import lexicon as lx
 from assistant.models import Aspect, Intent, QueryPerspective, QueryPlan, Side
 from assistant.understand.aspects import facet_aspects, find_aspects, lookup_aspects
 from assistant.understand.claims import make_claims
@@ -24,6 +23,7 @@ from assistant.understand.intent import (
 )
 from assistant.understand.perspectives import _BOTH_FACETS, _find_inline, _find_request
 from assistant.understand.text import _WORD, _words, check_question, found_content
+from assistant.understand.vocab import VOCAB
 
 
 def parse_rules(question: object) -> QueryPlan:
@@ -158,7 +158,7 @@ def _only_constraints(q: str, p: QueryPerspective, con_spans: list[tuple[int, in
         for m in _WORD.finditer(q, p.span[0], p.span[1])
         if not any(s[0] <= m.start() < s[1] for s in con_spans)
     ]
-    return all(w in lx.ASPECT_STOPWORDS or w in lx.DOC_NOUNS for w in rest)
+    return all(w in VOCAB.grammar.aspect_stopwords or w in VOCAB.requests.doc_nouns for w in rest)
 
 
 def _root_text(
@@ -196,22 +196,11 @@ def _root_text(
 
 # what is left of an instruction sentence once its constraint phrase is cut out
 # ("Only documents of fewer than 90 words." -> "Only documents.")
-_INSTRUCTION_FILLER_WORDS = (
-    "only just please find show give get list return retrieve search me us i we want "
-    "need would like it they must should has have contain contains containing with "
-    "without that which who the a an of in from by on for and or word words term terms "
-    "document documents article articles text texts page pages piece pieces source "
-    "sources result results paper papers post posts item items answer answers"
-)
-_INSTRUCTION_FILLER = frozenset(_INSTRUCTION_FILLER_WORDS.split())
+_INSTRUCTION_FILLER = frozenset(VOCAB.grammar.instruction_filler)
 
 
 # words that open an instruction sentence
-_INSTRUCTION_OPENERS_WORDS = (
-    "only just please find show give get list return retrieve search it they documents "
-    "articles texts pages sources results"
-)
-_INSTRUCTION_OPENERS = frozenset(_INSTRUCTION_OPENERS_WORDS.split())
+_INSTRUCTION_OPENERS = frozenset(VOCAB.grammar.instruction_openers)
 
 
 def _instruction_tail(tokens: list[str]) -> int:

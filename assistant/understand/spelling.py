@@ -20,72 +20,60 @@ A word is repaired when all of these hold:
 * that word is not a value word nor one of its inflections ("sources" stays);
 * it has at least five letters, or four when the slip is a swap ("onyl").
 
-The key words are the words the rules themselves are written with: every word
-of four letters or more in the string constants of the rule modules (their
-patterns and word lists), except the facet, population and role lexicons,
-whose words are values the user's own spelling is copied into.
+The key words are the words of the rules' vocabulary files
+(``assistant/understand/words/*.yaml``, :mod:`assistant.understand.vocab`) of four
+letters or more, except the facet, population and role lexicons, whose words are values
+the user's own spelling is copied into. (Until issue 35 they were read from the string
+constants of the rule modules' source, error messages included.)
 """
 
 from __future__ import annotations
 
-import ast
 import functools
-import importlib
-import inspect
 import re
 import string
+from collections.abc import Iterator
+from typing import Any
 
-# the modules whose string constants are the rules' vocabulary
-_RULE_MODULES = (
-    "assistant.lexicon",
-    "assistant.understand.aspects",
-    "assistant.understand.claims",
-    "assistant.understand.constraints",
-    "assistant.understand.cues",
-    "assistant.understand.followup",
-    "assistant.understand.followup_words",
-    "assistant.understand.intent",
-    "assistant.understand.perspectives",
-    "assistant.understand.text",
-)
-_VALUE_SETS = ("FACET_NOUNS", "POPULATIONS", "ROLES")
+from assistant.understand.vocab import VOCAB
+
 _WORD = re.compile(r"[a-zà-ÿ]{4,}")
 
 
-def _constants(module: str) -> list[str]:
-    """The module's string constants that are not docstrings nor the value lexicons."""
-    tree = ast.parse(inspect.getsource(importlib.import_module(module)))
-    skip: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                skip.add(id(body[0].value))
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id in _VALUE_SETS for t in node.targets
-        ):
-            skip.update(id(n) for n in ast.walk(node.value))
-    return [
-        n.value
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in skip
-    ]
+def _strings(value: Any) -> Iterator[str]:
+    """Every string of a vocabulary entry (a word list, a table's keys and values, a
+    list by language or by group)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(value, tuple | list):
+        for v in value:
+            yield from _strings(v)
+
+
+def _value_entries() -> list[Any]:
+    return [VOCAB.facets.facet_nouns, VOCAB.people.populations, VOCAB.people.roles]
 
 
 @functools.cache
 def value_words() -> frozenset[str]:
-    from assistant.understand import followup_words as fw
-
-    return frozenset(w.lower() for name in _VALUE_SETS for w in getattr(fw, name))
+    return frozenset(w.lower() for entry in _value_entries() for w in _strings(entry))
 
 
 @functools.cache
 def key_words() -> frozenset[str]:
+    values = [id(v) for v in _value_entries()]
     words: set[str] = set()
-    for module in _RULE_MODULES:
-        for s in _constants(module):
-            # regex escapes (\b, \s, \w) are not letters of the word that follows
-            words.update(_WORD.findall(re.sub(r"\\[A-Za-z]", " ", s).lower()))
+    for name in type(VOCAB).model_fields:
+        part = getattr(VOCAB, name)
+        for field in type(part).model_fields:
+            entry = getattr(part, field)
+            if id(entry) not in values:
+                for s in _strings(entry):
+                    words.update(_WORD.findall(s.lower()))
     return frozenset(words)
 
 
@@ -94,6 +82,7 @@ def dictionary() -> frozenset[str]:
     """Whole words of the bundled embedder's WordPiece vocabulary (empty when the
     package is missing: then nothing is repaired)."""
     try:
+        # the embedder package's folder, read when a word is first checked
         from assistant.embed import bundled_model_path
 
         path = bundled_model_path() / "vocab.txt"

@@ -7,8 +7,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Literal
 
-from assistant import lexicon as lx
 from assistant.errors import InputError
+from assistant.understand.vocab import VOCAB
 
 MAX_QUESTION_CHARS = 2000
 UseLLM = Literal["auto", "always", "never"] | bool
@@ -88,4 +88,4 @@ def _split_values(text: str) -> list[str]:
 
 
 def found_content(text: str) -> bool:
-    return any(w not in lx.ASPECT_STOPWORDS for w in _words(text))
+    return any(w not in VOCAB.grammar.aspect_stopwords for w in _words(text))

@@ -24,7 +24,7 @@ turn (:func:`assistant.understand.followup._learned_kind`).
 
 Chosen on the development sets only, each held out in turn and predicted by a
 model trained on the others (``sphere train turn-kind --cross-check``). With the
-turn's vector alone: four sets, C = 16 and ``MIN_P`` = 0.5 gave precision 0.98
+turn's vector alone: four sets, C = 16 and ``min_p`` = 0.5 gave precision 0.98
 (``more``) and 0.96 (``one_side``) at recall 0.81 / 0.82; six sets (1,293 turns),
 accuracy 88.0 % over the ten kinds; nine (1,846 turns), accuracy 89.8 %. On the
 same nine sets the topic pair and the hashed n-grams raise it to 92.5 % (C = 8,
@@ -43,10 +43,10 @@ three classes, pro / con / both, trained on the requests for one side or for mor
 whose side the turn itself decides (not "the other side", and not a turn after a
 one-sided one, where "more" pages the side in force: :func:`_side_examples`). The
 resolver asks it only when the rules name no side ("only the ban camp", "more from
-the save-the-zoos lot") and takes pro or con at P >= ``SIDE_P``. Held out set by set
+the save-the-zoos lot") and takes pro or con at P >= ``side_reader_p``. Held out set by set
 over dev1-18 (471 turns) it reads 87.7 % right; a pro or con reading at P >= 0.5 is
 right 87.2 % of the time and covers 77.7 % of the turns, at 0.8 96.4 % and 53.1 %,
-at 0.9 99.0 % and 41.0 % (``cross_check(...)["side"]``). ``SIDE_P`` = 0.5 was chosen
+at 0.9 99.0 % and 41.0 % (``cross_check(...)["side"]``). ``side_reader_p`` = 0.5 was chosen
 by the whole resolver, each development set held out in turn, because the reader
 only speaks where the rules are silent.
 
@@ -57,7 +57,6 @@ reader) ship in ``weights/turn_kind.npz`` with the sha256 of each training file.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 import zlib
@@ -68,13 +67,13 @@ from typing import Any
 
 import numpy as np
 
+from assistant.understand.followup.normalise import _repair, unwrap
+
 WEIGHTS = Path(__file__).with_name("weights") / "turn_kind.npz"
-MIN_P = 0.5
 C = 8.0
-# the side reader: its C, and how sure it must be of pro or con (chosen on the
-# development sets, each held out in turn)
+# the side reader's C (how sure it must be of pro or con is the resolver's
+# ``side_reader_p``, assistant.understand.followup.settings)
 SIDE_C = 4.0
-SIDE_P = 0.5
 BITS = 12
 DIM = 384
 RESCUED = ("more", "one_side")
@@ -82,8 +81,6 @@ RESCUED = ("more", "one_side")
 
 def turn_text(text: str) -> str:
     """The text the model reads: the turn without its wrapper, cue-word typos repaired."""
-    from assistant.understand.followup import _repair, unwrap
-
     return unwrap(_repair(text).replace("¿", "").replace("¡", ""))
 
 
@@ -189,150 +186,3 @@ class TurnKind:
 def shipped() -> TurnKind | None:
     """The bundled model, or None when its file is missing (the rules then work alone)."""
     return TurnKind.load() if WEIGHTS.is_file() else None
-
-
-def _examples(files: Sequence[Path]) -> list[tuple[str, str, str, str]]:
-    """(set name, turn text, the thread's first question, gold edit) for every scored turn
-    of the dialogue files."""
-    from assistant.eval.conversation import load_dialogues
-
-    out = []
-    for f in files:
-        for d in load_dialogues(f):
-            topic = d["turns"][0]["text"]
-            for t in d["turns"][1:]:
-                out.append((f.name, turn_text(t["text"]), topic, t["expect"]["edit"]))
-                if not t["expect"]["follows"]:
-                    topic = t["text"]
-    return out
-
-
-def _side_examples(files: Sequence[Path]) -> list[tuple[str, str, str, str]]:
-    """(set name, turn text, the thread's first question, gold side) for every request
-    for one side or for more whose side the turn itself decides: not "the other side"
-    (relative to the previous turn, which the rules read) and not a turn after a
-    one-sided one (where "more" with no side named pages the side in force)."""
-    from assistant.eval.conversation import load_dialogues
-    from assistant.understand.followup import _OTHER_SIDE
-
-    out = []
-    for f in files:
-        for d in load_dialogues(f):
-            topic, one_sided = d["turns"][0]["text"], False
-            for t in d["turns"][1:]:
-                e = t["expect"]
-                if e["edit"] in RESCUED and not one_sided and not _OTHER_SIDE.search(t["text"]):
-                    out.append((f.name, turn_text(t["text"]), topic, str(e["value"])))
-                if not e["follows"]:
-                    topic, one_sided = t["text"], False
-                elif e["edit"] == "one_side":
-                    one_sided = True
-                elif e["edit"] == "more" and e["value"] == "both":
-                    one_sided = False
-    return out
-
-
-def _matrix(rows: Sequence[tuple[str, str, str, str]], embedder: Any) -> np.ndarray:
-    turns = [r[1] for r in rows]
-    e = np.asarray(embedder.encode(turns), dtype=np.float64)
-    t = np.asarray(embedder.encode([r[2] for r in rows]), dtype=np.float64)
-    return features(turns, t, e)
-
-
-def _fit(
-    vecs: np.ndarray, labels: Sequence[str], c: float = C
-) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    from sklearn.linear_model import LogisticRegression
-
-    clf = LogisticRegression(C=c, max_iter=5000)
-    clf.fit(vecs.astype(np.float64), list(labels))
-    return clf.coef_, clf.intercept_, [str(c) for c in clf.classes_]
-
-
-def train(files: Sequence[Path], embedder: Any) -> TurnKind:
-    """Fit the classifier on every scored turn of ``files`` (development sets only)."""
-    rows = _examples(files)
-    w, b, classes = _fit(_matrix(rows, embedder), [r[3] for r in rows])
-    sides = _side_examples(files)
-    sw, sb, sclasses = _fit(_matrix(sides, embedder), [r[3] for r in sides], SIDE_C)
-    meta = {
-        "C": C,
-        "side_C": SIDE_C,
-        "bits": BITS,
-        "turns": len(rows),
-        "side_turns": len(sides),
-        "files": {
-            f.name: hashlib.sha256(f.read_bytes()).hexdigest()[:16] for f in sorted(set(files))
-        },
-        "embedder": "sentence-transformers/all-MiniLM-L6-v2",
-    }
-    return TurnKind(w, b, classes, meta, side=TurnKind(sw, sb, sclasses, {}))
-
-
-def cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
-    """Each file held out in turn, predicted by a model trained on the others: accuracy,
-    and for the rescued kinds the precision and recall at ``MIN_P`` and the gold new
-    topics that would be read as one of them."""
-    rows = _examples(files)
-    vecs = _matrix(rows, embedder)
-    names = sorted({r[0] for r in rows})
-    gold: list[str] = []
-    pred: list[str] = []
-    conf: list[float] = []
-    for held in names:
-        train_i = [i for i, r in enumerate(rows) if r[0] != held]
-        test_i = [i for i, r in enumerate(rows) if r[0] == held]
-        w, b, classes = _fit(vecs[train_i], [rows[i][3] for i in train_i])
-        model = TurnKind(w, b, classes, {})
-        for p in model.proba(vecs[test_i]):
-            k = int(np.argmax(p))
-            pred.append(classes[k])
-            conf.append(float(p[k]))
-        gold += [rows[i][3] for i in test_i]
-    g, pr, cf = np.array(gold), np.array(pred), np.array(conf)
-    out: dict[str, Any] = {"turns": len(g), "accuracy": round(100 * float((g == pr).mean()), 2)}
-    for kind in RESCUED:
-        sel = (pr == kind) & (cf >= MIN_P)
-        out[kind] = {
-            "predicted": int(sel.sum()),
-            "precision": round(100 * float((g[sel] == kind).mean()), 2) if sel.any() else None,
-            "recall": round(100 * float(((g == kind) & sel).sum() / max((g == kind).sum(), 1)), 2),
-            "new_topics_read_as_it": int(((g == "new_topic") & sel).sum()),
-        }
-    out["side"] = _side_cross_check(files, embedder)
-    return out
-
-
-def _side_cross_check(files: Sequence[Path], embedder: Any) -> dict[str, Any]:
-    """The side reader, each set held out in turn: accuracy, and the precision and
-    coverage of a pro or con reading at ``SIDE_P`` (what the resolver uses)."""
-    rows = _side_examples(files)
-    vecs = _matrix(rows, embedder)
-    gold: list[str] = []
-    pred: list[str] = []
-    conf: list[float] = []
-    for held in sorted({r[0] for r in rows}):
-        train_i = [i for i, r in enumerate(rows) if r[0] != held]
-        test_i = [i for i, r in enumerate(rows) if r[0] == held]
-        w, b, classes = _fit(vecs[train_i], [rows[i][3] for i in train_i], SIDE_C)
-        for p in TurnKind(w, b, classes, {}).proba(vecs[test_i]):
-            k = int(np.argmax(p))
-            pred.append(classes[k])
-            conf.append(float(p[k]))
-        gold += [rows[i][3] for i in test_i]
-    g, pr, cf = np.array(gold), np.array(pred), np.array(conf)
-
-    def at(p: float) -> dict[str, Any]:
-        sel = (pr != "both") & (cf >= p)
-        return {
-            "read": int(sel.sum()),
-            "precision": round(100 * float((g[sel] == pr[sel]).mean()), 2) if sel.any() else None,
-            "coverage": round(100 * float(sel.mean()), 2) if len(g) else None,
-        }
-
-    return {
-        "turns": len(g),
-        "accuracy": round(100 * float((g == pr).mean()), 2) if len(g) else None,
-        "pro_or_con_at_side_p": at(SIDE_P),
-        "precision_against_coverage": {f"{p:.1f}": at(p) for p in (0.5, 0.6, 0.7, 0.8, 0.9)},
-    }

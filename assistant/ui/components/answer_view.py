@@ -18,10 +18,11 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from assistant.citations import number_references, reference_key
 from assistant.models import NO_EVIDENCE, ClaimSummary, Reference, Summary
 from assistant.summarize.balance import probabilities_text
 from assistant.summarize.correct import GROUP_TITLES, GROUP_WHY, GROUPS, ApartDocument
-from assistant.ui.format import SIDE_LABELS, balance_text, number_references, reference_key
+from assistant.ui.format import SIDE_LABELS, balance_text
 from assistant.ui.messages import (
     CitationFocused,
     CitationSelected,

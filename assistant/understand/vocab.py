@@ -1,0 +1,433 @@
+"""The vocabulary of the question parser and the follow-up rules, read from data files.
+
+Every hand-written word list the rules apply lives in ``assistant/understand/words/*.yaml``,
+grouped by what the words mean (stance cues, constraint values, request words,
+follow-up words, sides, people, facets, grammar words, places), each list with a comment
+saying where it is used. This module reads them once, at first import, and checks
+them against a schema (:class:`Vocabulary`): every word lower case and stripped (place
+names keep their capitals), no word twice in one list, no key twice in one table,
+lists by language only under a known language code, and no key the schema does not
+name. A file that breaks a rule is a :class:`VocabularyError` naming the file and the
+entry. The patterns that apply the words (regex skeletons) stay in the code that uses
+them, built from these lists; the lists themselves are never written in Python.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, model_validator
+
+#: the languages users write questions and follow-ups in (ISO 639-1)
+LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "nl")
+Language = Literal["en", "es", "fr", "de", "it", "pt", "nl"]
+FILES = (
+    "claims",
+    "facets",
+    "followup",
+    "grammar",
+    "people",
+    "places",
+    "requests",
+    "sides",
+    "stance",
+    "values",
+)
+
+
+class VocabularyError(ValueError):
+    """A vocabulary file breaks the schema (a packaging error, not a user's)."""
+
+
+class WordList(tuple[str, ...]):
+    """A list of words in file order, with a set's membership test."""
+
+    _set: frozenset[str]
+
+    def __new__(cls, words: Iterable[str]) -> WordList:
+        obj = super().__new__(cls, words)
+        obj._set = frozenset(obj)
+        return obj
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._set
+
+
+def _unique(items: Iterable[str], what: str) -> None:
+    seen: set[str] = set()
+    for item in items:
+        if item in seen:
+            raise ValueError(f"{what} {item!r} is listed twice")
+        seen.add(item)
+
+
+def _lower_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    for w in words:
+        if not w or w != w.strip() or w != w.lower():
+            raise ValueError(f"{w!r} must be lower case, with no surrounding spaces")
+    _unique(words, "the word")
+    return WordList(words)
+
+
+def _names(names: tuple[str, ...]) -> tuple[str, ...]:
+    for n in names:
+        if not n or n != n.strip():
+            raise ValueError(f"{n!r} must have no surrounding spaces")
+    _unique(names, "the name")
+    return WordList(names)
+
+
+def _lower_table(table: dict[str, str]) -> dict[str, str]:
+    _lower_words(tuple(table))
+    for k, v in table.items():
+        if not v or v != v.lower():
+            raise ValueError(f"the value of {k!r} must be lower case")
+    return table
+
+
+Words = Annotated[tuple[str, ...], AfterValidator(_lower_words)]
+Names = Annotated[tuple[str, ...], AfterValidator(_names)]
+Table = Annotated[dict[str, str], AfterValidator(_lower_table)]
+#: lists of words by what they stand for ("short": [...], "long": [...])
+Groups = dict[str, Words]
+ByLanguage = dict[Language, Words]
+
+
+def every(groups: dict[Any, tuple[str, ...]]) -> WordList:
+    """The words of all the groups (or languages), in file order, each once."""
+    return WordList(dict.fromkeys(w for words in groups.values() for w in words))
+
+
+def inverse(groups: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """word -> the group it is listed under, in file order."""
+    return {w: key for key, words in groups.items() for w in words}
+
+
+class _File(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Facets(_File):
+    facet_nouns: ByLanguage
+
+    @functools.cached_property
+    def nouns(self) -> WordList:
+        """The facet nouns of every language."""
+        return every(self.facet_nouns)
+
+
+class People(_File):
+    roles: ByLanguage
+    populations: ByLanguage
+    anyone: Words
+    role_endings: Words
+
+    @functools.cached_property
+    def role_words(self) -> WordList:
+        return every(self.roles)
+
+    @functools.cached_property
+    def population_words(self) -> WordList:
+        return every(self.populations)
+
+
+class Followup(_File):
+    filler: ByLanguage
+    courtesy: Words
+    reaction: Words
+    drop_reasons: Words
+    pointers: Words
+    cue_words: Words
+    slang: Table
+    request_verbs: Words
+    asks: Words
+    reference_question: Words
+    more_words: Words
+    view_residue: Words
+    effect_subject: Words
+    facet_prepositions: Words
+    constraint_residue: Words
+    value_next: Words
+
+    @functools.cached_property
+    def filler_words(self) -> WordList:
+        return every(self.filler)
+
+    @functools.cached_property
+    def reaction_words(self) -> WordList:
+        """A reaction is courtesy or one of the reaction words."""
+        return WordList((*self.courtesy, *(w for w in self.reaction if w not in self.courtesy)))
+
+
+class Sides(_File):
+    con_words: Words
+    pro_words: Words
+    side_words: Words
+    side_residue: Words
+    keep_verbs: Words
+    end_verbs: Words
+    bad: Words
+    good: Words
+
+
+def _bands(bands: tuple[tuple[int, int, str], ...]) -> tuple[tuple[int, int, str], ...]:
+    last = -1
+    for low, high, value in bands:
+        if not last < low <= high:
+            raise ValueError(f"the band {low}-{high} must start after {last} and not end before it")
+        if value != value.lower():
+            raise ValueError(f"{value!r} must be lower case")
+        last = high
+    return bands
+
+
+#: (from, to, value) bands of whole numbers, in increasing order, not overlapping
+Bands = Annotated[tuple[tuple[int, int, str], ...], AfterValidator(_bands)]
+
+
+class Values(_File):
+    formats: Table
+    audiences: Table
+    audience_adjectives: Table
+    age_bands: Bands
+    school_year_bands: Bands
+    length_words: Groups
+    length_phrases: Table
+    at_most: Words
+    source_nouns: Words
+    source_sites: Words
+    source_adjectives: Table
+    source_kind_marks: Groups
+    domain_kinds: dict[str, str]
+    not_sources: Words
+    doc_kinds: Words
+    kind_words: Groups
+    generic_docs: Words
+    source_modifiers: Words
+    org_nouns: Words
+    doc_singular: Words
+    language_names: Words
+    name_languages: tuple[Language, ...]
+
+
+class Grammar(_File):
+    auxiliaries: Words
+    wh_words: Words
+    question_words: Words
+    why_words: Words
+    fact_wh: Words
+    finite_verbs: Words
+    negations: Words
+    negated_auxiliaries: Words
+    common_verbs: Words
+    aspect_stopwords: Words
+    aspect_breaks: Words
+    common_adjectives: Words
+    number_words: Words
+    ordinals: Words
+    articles: Words
+    judge_stopwords: Words
+    rewrite_short: Words
+    instruction_filler: Words
+    instruction_openers: Words
+
+
+class Stance(_File):
+    pro_agents: Words
+    con_agents: Words
+    pro_verbs: Words
+    con_verbs: Words
+    pro_facets: Words
+    con_facets: Words
+    pro_evaluative: Words
+    con_evaluative: Words
+    pro_effect_verbs: Words
+    con_effect_verbs: Words
+    pro_persuade: Words
+    con_persuade: Words
+    pro_views: Words
+    con_views: Words
+    view_nouns: Words
+    pro_copula: Words
+    con_copula: Words
+    pro_prepositions: Words
+    good_bad: Words
+    negations: Words
+    pro_facet_phrases: Words
+    con_facet_phrases: Words
+    ideology: Groups
+    analogy_cues: Words
+    entity_cues: Words
+
+
+class Requests(_File):
+    request_openers: Words
+    doc_nouns: Words
+    debate_cues: Words
+    info_verbs: Words
+    info_nouns: Words
+    property_markers: Words
+    lookup_heads: Words
+
+
+class Places(_File):
+    places: Names
+
+
+class Auxiliaries(_File):
+    """A question's opening auxiliary, by how its declarative is made."""
+
+    be: Words
+    do: Words
+    have: Words
+    modal: Words
+
+    def kind(self, word: str) -> str | None:
+        """``be``, ``do``, ``have`` or ``modal`` for an auxiliary, else None."""
+        w = word.lower()
+        for name in ("be", "do", "have", "modal"):
+            if w in getattr(self, name):
+                return name
+        return None
+
+
+class Form(_File):
+    pro: str
+    con: str
+
+
+class Forms(_File):
+    noun_phrase: Form
+    verb_phrase: Form
+
+    @model_validator(mode="after")
+    def _slots(self) -> Forms:
+        for name, slot in (("noun_phrase", "{topic}"), ("verb_phrase", "{vp}")):
+            form: Form = getattr(self, name)
+            for side in (form.pro, form.con):
+                if slot not in side:
+                    raise ValueError(f"forms.{name}: {side!r} has no {slot}")
+        return self
+
+
+class Labels(_File):
+    yes: str
+    no: str
+    pro: str
+    con: str
+
+
+def _known_labels(labels: dict[str, Labels]) -> dict[str, Labels]:
+    unknown = sorted(set(labels) - set(LANGUAGES))
+    if unknown:
+        raise ValueError(f"labels for unknown language {unknown[0]!r}")
+    if "en" not in labels:
+        raise ValueError("labels need English (en), the fallback")
+    return labels
+
+
+class Claims(_File):
+    """The claim builder's words and forms (``words/claims.yaml``,
+    :mod:`assistant.understand.claim_words`)."""
+
+    template_words: Words
+    auxiliaries: Auxiliaries
+    contraction_stems: Table
+    lead_ins: Words
+    topic_frames: Words
+    topic_tail_nouns: Words
+    topic_tails: Words
+    request_verbs: Words
+    request_objects: Words
+    wh_words: Words
+    statement_leads: Words
+    forms: Forms
+    labels: Annotated[dict[str, Labels], AfterValidator(_known_labels)]
+
+    @model_validator(mode="after")
+    def _stems(self) -> Claims:
+        for stem, aux in self.contraction_stems.items():
+            if self.auxiliaries.kind(aux) is None:
+                raise ValueError(f"contraction_stems: {stem!r} maps to {aux!r}, not an auxiliary")
+        return self
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages a text is identified among: the users' languages."""
+        return LANGUAGES
+
+    def aux_kind(self, word: str) -> str | None:
+        """The kind of an auxiliary as typed ("shouldn't") or as spaCy tokenizes it (``ca``
+        of "can't" is ``can``)."""
+        return self.auxiliaries.kind(self.aux_word(word))
+
+    def aux_word(self, word: str) -> str:
+        """The auxiliary itself (``ca`` -> ``can``, "shouldn't" -> ``should``), lower case."""
+        w = word.lower().replace("’", "'")
+        if w.endswith("n't") and len(w) > 3:
+            w = w[:-3]
+        return self.contraction_stems.get(w, w)
+
+    def label(self, language: str) -> Labels:
+        return self.labels.get(language) or self.labels["en"]
+
+
+class Vocabulary(_File):
+    """All the vocabulary files, one attribute per file."""
+
+    claims: Claims
+    facets: Facets
+    followup: Followup
+    grammar: Grammar
+    people: People
+    places: Places
+    requests: Requests
+    sides: Sides
+    stance: Stance
+    values: Values
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a mapping with a key twice (PyYAML keeps the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        keys = [self.construct_object(k, deep=deep) for k, _ in node.value]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice", node.start_mark
+                )
+        return super().construct_mapping(node, deep=deep)
+
+
+def _read(name: str) -> Any:
+    path = resources.files("assistant.understand") / "words" / f"{name}.yaml"
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
+    except (OSError, yaml.YAMLError) as exc:
+        raise VocabularyError(f"{name}.yaml: {exc}") from None
+
+
+def load() -> Vocabulary:
+    """Read and check every vocabulary file (:class:`VocabularyError` names the first bad
+    entry)."""
+    data = {name: _read(name) for name in FILES}
+    try:
+        return Vocabulary.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise VocabularyError(f"words/{where.replace('.', '.yaml: ', 1)}: {err['msg']}") from None
+
+
+@functools.cache
+def vocabulary() -> Vocabulary:
+    """The vocabulary, read once per process."""
+    return load()
+
+
+VOCAB = vocabulary()
