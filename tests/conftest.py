@@ -82,6 +82,20 @@ def _isolated_user_dirs(
     yield
 
 
+@pytest.fixture(autouse=True)
+def _judge_choices_restored() -> Iterator[None]:
+    """The shared follow-up judge is one per process, as in the product, where one
+    process answers with one user's settings; in the test process ``sphere ask`` and the
+    app configure it with each test's settings (``stance.model: off`` …), which would
+    otherwise leak into the next test. Its choices are put back after every test."""
+    from assistant.understand.facet_judge import shared_judge
+
+    judge = shared_judge()
+    saved = (judge.stance_choice, judge.reader_choice, judge.settings, judge.reader)
+    yield
+    judge.stance_choice, judge.reader_choice, judge.settings, judge.reader = saved
+
+
 @pytest.fixture(scope="session")
 def embedder():  # type: ignore[no-untyped-def]
     """The real bundled MiniLM embedder, loaded once."""
