@@ -90,7 +90,8 @@ def test_endnote_links_and_endnote_lists_are_not_text() -> None:
         f"<p>{body}“[i]n one hospital,” the cable says, patients wait for days[iv], "
         "as the reports show.</p>"
         '<p><a href="#_ednref2">[ii]</a> Joint letter to the Telegraph, 2011.</p>'
-        "<p>[4] Gould, Stephen. 2002. Rocks of Ages.</p><p>[6] ibid</p>"
+        "<p>[4] Gould, Stephen. 2002. Rocks of Ages.</p><p>[6] ibid</p><p>- 34992 reads</p>"
+        "<p>12 angry men</p>"
         '<p>See <a href="#appendix">[the appendix]</a> for the figures of every year.</p>'
         "</article></body></html>"
     )
@@ -100,6 +101,7 @@ def test_endnote_links_and_endnote_lists_are_not_text() -> None:
     for note in ("[ii]", "Joint letter", "[3]", "Gould, Stephen", "ibid", "[iv]"):
         assert note not in text, note
     assert "[the appendix]" in text  # a link of words is kept
+    assert "reads" not in text and "12 angry men" in text  # a counter goes, a title stays
 
 
 def test_html_with_no_main_text_falls_back_to_the_body() -> None:

@@ -191,11 +191,13 @@ def test_stance_scores_by_hand() -> None:
     assert z == pytest.approx([-0.1 / (s + 1e-6), -0.5, 0.1 / (s + 1e-6) + 0.5])
 
 
-def test_condense_removes_connectives_but_keeps_a_substring() -> None:
+def test_condense_keeps_the_whole_sentence_without_its_list_marker() -> None:
+    # a perspective is a whole sentence of its document (issue 34): its opening words stay
     assert condense("However, uniforms are cheaper than casual clothes.") == (
-        "Uniforms are cheaper than casual clothes."
+        "However, uniforms are cheaper than casual clothes."
     )
-    assert condense("2. And the rules waste teaching time.") == "The rules waste teaching time."
+    assert condense("2. And the rules waste teaching time.") == "And the rules waste teaching time."
+    assert condense("- the rules  waste time.") == "The rules waste time."
     assert condense("But no.") == "But no."
 
 

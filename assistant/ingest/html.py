@@ -42,6 +42,8 @@ _CONTINUES = re.compile(r"[.,;:!?)\]”](?!\.)")
 _NOTE_ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\^?\d{1,3}[.)]?)\s")
 # an endnote: a line that opens on a bracketed note number ("[4] Gould, Stephen. 2002.",
 # "[ii] Joint letter to the Telegraph", "[6] ibid"), with or without a link
+# a counter: "- 34992 reads", "1,204 views" (the word is checked against counter_words)
+_COUNTER = re.compile(r"^[-–•·|]?\s*\d[\d,.\s]*\s([A-Za-z]+)$")
 _ENDNOTE = re.compile(r"^\[(?:\d{1,3}|[ivxIVX]{1,5})\]\s*\S")
 
 
@@ -53,6 +55,7 @@ def furniture() -> dict[str, Any]:
         "class_words": frozenset(w.lower() for w in data["drop_class_words"]),
         "lines": frozenset(w.lower() for w in data["drop_lines"]),
         "consent": tuple(w.lower() for w in data["consent_phrases"]),
+        "counters": frozenset(w.lower() for w in data["counter_words"]),
     }
 
 
@@ -204,6 +207,9 @@ def _is_furniture(line: str, f: dict[str, Any]) -> bool:
     if _URL.fullmatch(line):
         return True
     if _ENDNOTE.match(line):
+        return True
+    counter = _COUNTER.match(line)
+    if counter and counter.group(1).lower() in f["counters"]:
         return True
     # a numbered reference entry with a link: "1 Appleton, J., 'Art', http://…"
     return bool(_NOTE_ENTRY.match(line) and _URL.search(line))

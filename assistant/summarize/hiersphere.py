@@ -16,7 +16,7 @@ Two paths behind :func:`summarize`:
   side from a stance signal (embedding similarity to claim 1 vs claim 2,
   centred over the pool) plus the retrieval side; perspectives merged by
   embedding similarity (greedy clustering); each perspective is the evidence
-  sentence, lightly condensed (leading connectives and list markers removed).
+  sentence, whole (only a list marker before it removed).
 * ``model``: the paper's prompts (``prompts/local_summary.yaml``, Fig. 5;
   ``prompts/editorial_merge.yaml``, App. C) under JSON-schema constrained
   decoding whose reference ids are an enum of the documents shown, so the
@@ -187,29 +187,23 @@ def make_groups(docs: Sequence[SourceDoc], n_groups: int) -> list[list[SourceDoc
 
 # --------------------------------------------------------------------------- text helpers
 
-_LEAD = re.compile(
-    r"^(?:(?:\d{1,3}[.)]|[-*•–]|Q:|A:|Q\.|A\.)\s*)?"
-    r"(?:(?:but|and|so|yet|still|also|however|moreover|furthermore|indeed|in fact|"
-    r"in short|in other words|additionally|besides|finally|ultimately|overall|"
-    r"first|second|third|instead|meanwhile|of course|after all|then|thus|hence|"
-    r"therefore|for example|for instance|similarly|likewise|now|well|no|yes)\b,?\s+)?",
-    re.IGNORECASE,
-)
+# a list marker before a sentence ("2. ", "- ", "Q: "): not a word of it
+_LIST_MARKER = re.compile(r"^(?:\d{1,3}[.)]|[-*•–]|Q:|A:|Q\.|A\.)\s+")
 
 
 def condense(sentence: str) -> str:
-    """A sentence as a perspective: list markers and leading connectives removed.
+    """A sentence as a perspective: the whole sentence, its list marker removed.
 
-    The words kept are a contiguous part of the sentence (only the first letter
-    may be capitalised), so the perspective can be found in its source text.
+    A perspective's text is a whole sentence of its document (issue 34), so it
+    keeps its opening words ("However, …", "For example …"): with them cut, 128
+    of the 2,145 texts of the saved-debate-pages answers started inside a
+    sentence. Only the first letter may be capitalised, so the perspective can
+    be found in its source text.
     """
     s = " ".join(sentence.split())
-    m = _LEAD.match(s)
+    m = _LIST_MARKER.match(s)
     rest = s[m.end() :] if m and len(s[m.end() :].split()) >= 3 else s
-    rest = rest.strip(" \"'“”‘’")
-    if not rest:
-        return s
-    return rest[0].upper() + rest[1:]
+    return rest[:1].upper() + rest[1:]
 
 
 def first_sentence(text: str, max_chars: int = 300) -> str:
