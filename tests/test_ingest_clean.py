@@ -77,6 +77,33 @@ def test_exponents_are_not_footnote_markers() -> None:
     assert "60 m2 of floor" in text and "103 litres" in text and "says in its annex" in text
 
 
+def test_endnote_links_and_endnote_lists_are_not_text() -> None:
+    # Word's exported endnotes, as on saved idebate pages: a bracketed link to a note on the
+    # same page, not in a <sup>, and the notes listed at the end ("[ii] Joint letter …"),
+    # 412 Roman and 711 numbered markers left in the 208 pages' text before
+    body = " ".join([ARTICLE] * 2)
+    _title, text = html_to_text(
+        "<html><body><article>"
+        f"<p>{body}It profiles his characteristics rather than his behaviour"
+        '<a href="#_edn2" name="_ednref2">[ii]</a>. Profiling has a long history'
+        '<a href="#fn3">[3]</a> in policing.</p>'
+        f"<p>{body}“[i]n one hospital,” the cable says, patients wait for days[iv], "
+        "as the reports show.</p>"
+        '<p><a href="#_ednref2">[ii]</a> Joint letter to the Telegraph, 2011.</p>'
+        "<p>[4] Gould, Stephen. 2002. Rocks of Ages.</p><p>[6] ibid</p><p>- 34992 reads</p>"
+        "<p>12 angry men</p>"
+        '<p>See <a href="#appendix">[the appendix]</a> for the figures of every year.</p>'
+        "</article></body></html>"
+    )
+    assert "rather than his behaviour. Profiling has a long history in policing." in text
+    assert "“[i]n one hospital,”" in text  # an editor's bracket stays
+    assert "wait for days, as the reports show." in text
+    for note in ("[ii]", "Joint letter", "[3]", "Gould, Stephen", "ibid", "[iv]"):
+        assert note not in text, note
+    assert "[the appendix]" in text  # a link of words is kept
+    assert "reads" not in text and "12 angry men" in text  # a counter goes, a title stays
+
+
 def test_html_with_no_main_text_falls_back_to_the_body() -> None:
     _title, text = html_to_text("<html><body><div>Owls hunt at night.</div></body></html>")
     assert text == "Owls hunt at night."

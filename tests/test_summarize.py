@@ -39,8 +39,10 @@ from assistant.summarize.hiersphere import (
     attach_support,
     condense,
     editorial_deterministic,
+    judged_passages_only,
     make_groups,
     prepare,
+    sentence_vectors,
     stance_scores,
     summarize,
     tighten_schema,
@@ -189,11 +191,13 @@ def test_stance_scores_by_hand() -> None:
     assert z == pytest.approx([-0.1 / (s + 1e-6), -0.5, 0.1 / (s + 1e-6) + 0.5])
 
 
-def test_condense_removes_connectives_but_keeps_a_substring() -> None:
+def test_condense_keeps_the_whole_sentence_without_its_list_marker() -> None:
+    # a perspective is a whole sentence of its document (issue 34): its opening words stay
     assert condense("However, uniforms are cheaper than casual clothes.") == (
-        "Uniforms are cheaper than casual clothes."
+        "However, uniforms are cheaper than casual clothes."
     )
-    assert condense("2. And the rules waste teaching time.") == "The rules waste teaching time."
+    assert condense("2. And the rules waste teaching time.") == "And the rules waste teaching time."
+    assert condense("- the rules  waste time.") == "The rules waste time."
     assert condense("But no.") == "But no."
 
 
@@ -327,6 +331,52 @@ def test_sentence_vectors_do_not_depend_on_what_was_cached_before(embedder) -> N
     for d in docs:
         np.testing.assert_array_equal(cached.sent_vecs[d.doc_id], fresh.sent_vecs[d.doc_id])
     assert cached.relevance == fresh.relevance and cached.evidence == fresh.evidence
+
+
+def test_sentence_cache_is_per_document_and_sentences(embedder) -> None:  # type: ignore[no-untyped-def]
+    # an answer summarizes the passages retrieval found, so one document brings other
+    # passages to another question; with the cache keyed by the document alone, the same
+    # number of sentences handed the second question the first one's vectors
+    t1 = "Cars pollute the air of every large city in Europe. They are loud at night as well."
+    t2 = "Buses carry far more people than cars on the same road. Trams are quieter than both."
+    first = Passage("d", 0, t1, 0, len(t1), passage_id=1)
+    second = Passage("d", 1, t2, len(t1) + 1, len(t1) + 1 + len(t2), passage_id=2)
+    cache: dict[str, np.ndarray] = {}
+    a = SourceDoc("d", rank=1, passages=[first], sentences=split_passages("d", [first]))
+    b = SourceDoc("d", rank=1, passages=[second], sentences=split_passages("d", [second]))
+    assert len(a.sentences) == len(b.sentences) == 2
+    va = sentence_vectors([a], embedder, cache)["d"]
+    vb = sentence_vectors([b], embedder, cache)["d"]
+    np.testing.assert_array_equal(vb, sentence_vectors([b], embedder)["d"])
+    assert not np.allclose(va, vb)
+    assert sentence_vectors([a], embedder, cache)["d"] is va  # read back, not embedded again
+
+
+def test_with_a_stance_model_a_document_is_summarized_from_the_passages_it_judges() -> None:
+    docs = []
+    for rank in (1, 2, 3):
+        ps = [
+            Passage(
+                f"d{rank}",
+                i,
+                f"Passage {i} of document {rank} says a thing.",
+                0,
+                40,
+                passage_id=10 * rank + i,
+            )
+            for i in range(3)
+        ]
+        d = SourceDoc(f"d{rank}", rank=rank, passages=ps, sentences=split_passages(f"d{rank}", ps))
+        d.passage_scores = {p.passage_id: float(p.passage_id % 10) for p in ps}  # the last best
+        docs.append(d)
+    out = judged_passages_only(docs, budget=5)  # a best passage each, two more for d1
+    assert [[p.passage_id for p in d.passages] for d in out] == [[10, 11, 12], [22], [32]]
+    assert all(
+        {s.passage_id for s in d.sentences} == {p.passage_id for p in d.passages} for d in out
+    )
+    assert out[0] is docs[0]  # every passage read: the document as it is
+    assert len(docs[1].passages) == 3  # the documents given are not changed
+    assert judged_passages_only(docs, budget=9) == docs
 
 
 def test_tighten_schema_only_narrows() -> None:

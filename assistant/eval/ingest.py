@@ -41,7 +41,11 @@ _LENIENT_NUMBER = re.compile(
     r"\[(?:\d{1,3}|[ivxlc]{1,6})\]|(?<=\S)\s?\b\d{1,2}\b(?=[\s,.;:)]|$)", re.IGNORECASE
 )
 # a gold sentence that is a reference entry (the gold texts keep the pages' reference lists)
-REFERENCE = re.compile(r"https?://|www\.|^\s*\[?\d{1,3}\]|\b(?:Accessed|Retrieved)\b")
+REFERENCE = re.compile(
+    r"https?://|www\.|^\s*\[?(?:\d{1,3}|[ivxIVX]{1,5})\]|\b(?:Accessed|Retrieved)\b"
+)
+#: a gold line that is a reference entry ("[4] Gould, Stephen. 2002. Rocks of Ages.")
+REFERENCE_LINE = re.compile(r"^\s*\[?(?:\d{1,3}|[ivxIVX]{1,5})\]")
 _SPACE_BEFORE_STOP = re.compile(r"\s+(?=[.,;:!?])")
 TRICKY = Path(__file__).resolve().parents[2] / "tests/data/sentences_tricky.jsonl"
 ABBREVIATION_END = re.compile(
@@ -123,14 +127,17 @@ def score_extraction(pages: list[dict[str, Any]], extract: Callable[[str], str])
             lfurn += lenient_key(s) not in lgold_all
         flat = key(text)
         lflat = lenient_key(flat)
-        for s in (s for b in bodies for s in _sentences(b)):
-            n_gold += 1
-            found += key(s) in flat
-            hit = lenient_key(s) in lflat
-            lfound += hit
-            if not REFERENCE.search(s):
-                n_prose += 1
-                prose_found += hit
+        for line in (line for b in bodies for line in b.split("\n")):
+            # a reference entry is a line of the gold text: every sentence of it is one
+            reference_line = bool(REFERENCE_LINE.match(line))
+            for s in _sentences(line):
+                n_gold += 1
+                found += key(s) in flat
+                hit = lenient_key(s) in lflat
+                lfound += hit
+                if not (reference_line or REFERENCE.search(s)):
+                    n_prose += 1
+                    prose_found += hit
     return {
         "pages": len(pages),
         "sentences_extracted": n_ext,

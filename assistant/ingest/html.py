@@ -29,13 +29,22 @@ import yaml
 _FURNITURE = Path(__file__).with_name("furniture.yaml")
 # a footnote marker: 1, [12], (iv), *, †
 _MARKER_TEXT = re.compile(r"\s*[\[(]?\s*(?:\d{1,3}|[ivxIVX]{1,5}|[*†‡§])\s*[\])]?\s*")
-_INLINE_MARKER = re.compile(r"(?<=\S)\s?\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]")
+# a marker glued to the word before: "unrest[3]", "unrest [3, 4]", "situation[ii]," (a Roman
+# one not followed by a letter: "“[i]n one hospital" is an editor's bracket, not a note)
+_INLINE_MARKER = re.compile(
+    r"(?<=\S)\s?(?:\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]|\[[ivx]{1,5}\](?![A-Za-z]))"
+)
 _ENTITY = re.compile(r"&(?:#\d{1,6}|#x[0-9a-fA-F]{1,5}|[A-Za-z]{2,8});")
 _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 # a line that continues the one before: closing punctuation (not an ellipsis) first
 _CONTINUES = re.compile(r"[.,;:!?)\]”](?!\.)")
 # a reference-list entry: a note number, then a citation holding a link
 _NOTE_ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\^?\d{1,3}[.)]?)\s")
+# an endnote: a line that opens on a bracketed note number ("[4] Gould, Stephen. 2002.",
+# "[ii] Joint letter to the Telegraph", "[6] ibid"), with or without a link
+# a counter: "- 34992 reads", "1,204 views" (the word is checked against counter_words)
+_COUNTER = re.compile(r"^[-–•·|]?\s*\d[\d,.\s]*\s([A-Za-z]+)$")
+_ENDNOTE = re.compile(r"^\[(?:\d{1,3}|[ivxIVX]{1,5})\]\s*\S")
 
 
 @cache
@@ -46,6 +55,7 @@ def furniture() -> dict[str, Any]:
         "class_words": frozenset(w.lower() for w in data["drop_class_words"]),
         "lines": frozenset(w.lower() for w in data["drop_lines"]),
         "consent": tuple(w.lower() for w in data["consent_phrases"]),
+        "counters": frozenset(w.lower() for w in data["counter_words"]),
     }
 
 
@@ -86,6 +96,31 @@ def _is_footnote_marker(sup: Any) -> bool:
     return not word[-1:].isdigit() and len(re.sub(r"\W", "", word)) >= 3
 
 
+_NOTE_BLOCKS = frozenset({"p", "li", "dd"})
+
+
+def _opens_block(el: Any, block: Any) -> bool:
+    """No text of ``block`` comes before its child ``el``."""
+    if (block.text or "").strip():
+        return False
+    for child in block:
+        if child is el:
+            return True
+        if (child.text_content() or "").strip() or (child.tail or "").strip():
+            return False
+    return False
+
+
+def _is_note_link(a: Any) -> bool:
+    """A link to a note on the same page whose whole text is a bracketed marker, not in a
+    ``<sup>``: Word's exported endnotes (``<a href="#_edn2">[ii]</a>``) and
+    ``<a href="#fn3">(3)</a>``. A link of words ("see [the appendix]") is kept."""
+    text = (a.text_content() or "").strip()
+    return (a.get("href") or "").startswith("#") and bool(
+        re.fullmatch(r"[\[(]\s*(?:\d{1,3}|[ivxIVX]{1,5})\s*[\])]", text)
+    )
+
+
 # a line break of the page's source with the spaces around it
 _SOURCE_BREAK = re.compile(r"[^\S\n]*\n\s*")
 _PREFORMATTED = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
@@ -117,6 +152,14 @@ def prepare(tree: Any) -> Any:
     for sup in list(tree.iter("sup")):
         if sup.getparent() is not None and _is_footnote_marker(sup):
             sup.drop_tree()
+    for a in list(tree.iter("a")):
+        parent = a.getparent()
+        if parent is None or not _is_note_link(a):
+            continue
+        if parent.tag in _NOTE_BLOCKS and _opens_block(a, parent):
+            parent.drop_tree()  # the link opens its block: the note itself ("[ii] Joint letter …")
+        else:
+            a.drop_tree()
     words = furniture()["class_words"]
     doomed = []
     for el in tree.iter():
@@ -162,6 +205,11 @@ def _is_furniture(line: str, f: dict[str, Any]) -> bool:
     if len(line.split()) < 40 and any(p in low for p in f["consent"]):
         return True
     if _URL.fullmatch(line):
+        return True
+    if _ENDNOTE.match(line):
+        return True
+    counter = _COUNTER.match(line)
+    if counter and counter.group(1).lower() in f["counters"]:
         return True
     # a numbered reference entry with a link: "1 Appleton, J., 'Art', http://…"
     return bool(_NOTE_ENTRY.match(line) and _URL.search(line))

@@ -16,7 +16,7 @@ Two paths behind :func:`summarize`:
   side from a stance signal (embedding similarity to claim 1 vs claim 2,
   centred over the pool) plus the retrieval side; perspectives merged by
   embedding similarity (greedy clustering); each perspective is the evidence
-  sentence, lightly condensed (leading connectives and list markers removed).
+  sentence, whole (only a list marker before it removed).
 * ``model``: the paper's prompts (``prompts/local_summary.yaml``, Fig. 5;
   ``prompts/editorial_merge.yaml``, App. C) under JSON-schema constrained
   decoding whose reference ids are an enum of the documents shown, so the
@@ -30,11 +30,12 @@ checked by :mod:`assistant.summarize.verify` before anyone sees them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -50,7 +51,7 @@ from assistant.models import (
     Summary,
     SummaryPerspective,
 )
-from assistant.summarize.evidence import Sentence, SourceDoc
+from assistant.summarize.evidence import Sentence, SourceDoc, split_passages
 
 SIDES: tuple[Side, Side] = ("pro", "con")
 SummaryPath = Literal["deterministic", "model"]
@@ -186,29 +187,23 @@ def make_groups(docs: Sequence[SourceDoc], n_groups: int) -> list[list[SourceDoc
 
 # --------------------------------------------------------------------------- text helpers
 
-_LEAD = re.compile(
-    r"^(?:(?:\d{1,3}[.)]|[-*•–]|Q:|A:|Q\.|A\.)\s*)?"
-    r"(?:(?:but|and|so|yet|still|also|however|moreover|furthermore|indeed|in fact|"
-    r"in short|in other words|additionally|besides|finally|ultimately|overall|"
-    r"first|second|third|instead|meanwhile|of course|after all|then|thus|hence|"
-    r"therefore|for example|for instance|similarly|likewise|now|well|no|yes)\b,?\s+)?",
-    re.IGNORECASE,
-)
+# a list marker before a sentence ("2. ", "- ", "Q: "): not a word of it
+_LIST_MARKER = re.compile(r"^(?:\d{1,3}[.)]|[-*•–]|Q:|A:|Q\.|A\.)\s+")
 
 
 def condense(sentence: str) -> str:
-    """A sentence as a perspective: list markers and leading connectives removed.
+    """A sentence as a perspective: the whole sentence, its list marker removed.
 
-    The words kept are a contiguous part of the sentence (only the first letter
-    may be capitalised), so the perspective can be found in its source text.
+    A perspective's text is a whole sentence of its document (issue 34), so it
+    keeps its opening words ("However, …", "For example …"): with them cut, 128
+    of the 2,145 texts of the saved-debate-pages answers started inside a
+    sentence. Only the first letter may be capitalised, so the perspective can
+    be found in its source text.
     """
     s = " ".join(sentence.split())
-    m = _LEAD.match(s)
+    m = _LIST_MARKER.match(s)
     rest = s[m.end() :] if m and len(s[m.end() :].split()) >= 3 else s
-    rest = rest.strip(" \"'“”‘’")
-    if not rest:
-        return s
-    return rest[0].upper() + rest[1:]
+    return rest[:1].upper() + rest[1:]
 
 
 def first_sentence(text: str, max_chars: int = 300) -> str:
@@ -311,23 +306,33 @@ def sentence_vectors(
     a vector's last bits: embedded together with other documents' sentences, a
     document's vectors would depend on which documents came along, and through
     ``cache`` on what was asked before. One batch per document makes them depend
-    on the document alone (issue 17). ``cache`` (doc id -> vectors) is read and
-    filled.
+    on the document alone (issue 17). ``cache`` is read and filled, keyed by the
+    document and its sentences' texts: an answer summarizes the passages retrieval
+    found, so one document brings other sentences to another question, and a key of
+    the document alone would hand that question the vectors of the first's.
     """
     cache = cache if cache is not None else {}
-    todo = {
-        d.doc_id: [s.text for s in d.sentences]
-        for d in docs
-        if d.doc_id not in cache or len(cache[d.doc_id]) != len(d.sentences)
-    }
+    keys = {d.doc_id: _sentences_key(d) for d in docs}
+    todo: dict[str, list[str]] = {}
+    for d in docs:
+        if keys[d.doc_id] not in cache:
+            todo[keys[d.doc_id]] = [s.text for s in d.sentences]
     groups = list(todo.values())
     if hasattr(embedder, "encode_groups"):  # the documents' batches spread over the cores
         vecs = embedder.encode_groups(groups)
     else:
         vecs = [embedder.encode(g) for g in groups]
-    for doc_id, v in zip(todo, vecs, strict=True):
-        cache[doc_id] = _unit(np.asarray(v, dtype=np.float32))
-    return {d.doc_id: cache[d.doc_id] for d in docs}
+    for key, v in zip(todo, vecs, strict=True):
+        cache[key] = _unit(np.asarray(v, dtype=np.float32))
+    return {d.doc_id: cache[keys[d.doc_id]] for d in docs}
+
+
+def _sentences_key(d: SourceDoc) -> str:
+    """The cache key of a document's sentence vectors: its id and its sentences."""
+    h = hashlib.blake2b(digest_size=16)
+    for s in d.sentences:
+        h.update(s.text.encode("utf-8") + b"\x00")
+    return f"{d.doc_id}\x00{h.hexdigest()}"
 
 
 def claims_of(plan: QueryPlan) -> tuple[str, str]:
@@ -464,6 +469,25 @@ def _passages_to_judge(docs: Sequence[SourceDoc], budget: int) -> list[list[Any]
         left -= len(extra)
     order = [{p.passage_id: i for i, p in enumerate(d.passages)} for d in docs]
     return [sorted(c, key=lambda p: o[p.passage_id]) for c, o in zip(chosen, order, strict=True)]
+
+
+def judged_passages_only(docs: Sequence[SourceDoc], budget: int) -> list[SourceDoc]:
+    """Each document as the stance model reads it: only the passages it judges
+    (:func:`_passages_to_judge`) and their sentences.
+
+    Every perspective and quote then comes from a passage whose side the model
+    weighed, and the sentences embedded for an answer are those of at most
+    ``budget`` passages, not of every retrieved one (on the 208 saved debate pages:
+    about 250 sentences instead of 460 an answer). The documents given are not
+    changed; a document whose passages are all read is returned as it is.
+    """
+    out: list[SourceDoc] = []
+    for d, read in zip(docs, _passages_to_judge(docs, budget), strict=True):
+        if not read or len(read) == len(d.passages):
+            out.append(d)
+            continue
+        out.append(replace(d, passages=list(read), sentences=split_passages(d.doc_id, list(read))))
+    return out
 
 
 def _side_evidence(
@@ -785,6 +809,8 @@ def summarize(
     """
     opts = options or SummaryOptions()
     docs = sorted(docs, key=lambda d: d.rank)[: opts.documents]
+    if stance is not None:
+        docs = judged_passages_only(docs, opts.stance_passages)
     prep = prepare(plan, docs, embedder, opts, sentence_cache, stance=stance)
     off = set(prep.off_topic)
     groups = make_groups([d for d in docs if d.doc_id not in off], opts.groups)
