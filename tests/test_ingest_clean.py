@@ -155,6 +155,30 @@ def test_pdf_running_headers_footers_and_hyphens(tmp_path: Path) -> None:
     assert "The parks section closes here." in doc.text[pages[2][0] : pages[2][1]]
 
 
+def test_pdf_table_of_contents_lines_are_not_text(tmp_path: Path) -> None:
+    # a manual's contents page ("A.1 GNU Free Documentation License . . . . 24") was quoted
+    # as the answer to a question about the document
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=11)
+    pdf.add_page()
+    for line in (
+        "Contents",
+        "1 Introduction . . . . . . . . . . . . . . . . . . . . . . . . . 1",
+        "A.1 GNU Free Documentation License . . . . . . . . . . . . . 24",
+        "Concept Index ........................................ xii",
+        "The library encodes and decodes ASN.1 data. It was written in 2002 and is used by",
+        "GnuTLS. Version 4.19 came out in 2022... and more followed.",
+    ):
+        pdf.cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(tmp_path / "manual.pdf"))
+    text = load_file(tmp_path / "manual.pdf").documents[0].text
+    assert "Introduction" not in text and "License" not in text and "Concept Index" not in text
+    assert "The library encodes and decodes ASN.1 data." in text
+    assert "came out in 2022... and more followed." in text
+
+
 def test_running_lines_need_to_recur() -> None:
     pages = [f"Title of page {i}\nBody text number {i} differs.\n{i}" for i in range(1, 3)]
     # two pages: a line on both is not enough to call it a header; the page numbers go

@@ -4,8 +4,9 @@ pypdf gives the text of a page line by line. A line among the first or last
 two of a page is a running header or footer when, with digits masked, it
 recurs on at least three pages and on at least 30 % of them (so a book's
 alternating left and right headers count); a line there that is only a page
-number ("12", "- 12 -", "Page 3 of 9", "xiv") is dropped on any page. The
-rest is joined back into paragraphs (:mod:`assistant.ingest.reflow`, words
+number ("12", "- 12 -", "Page 3 of 9", "xiv") is dropped on any page, and so is
+a table-of-contents line anywhere (a dot leader and a page number: "Concept Index
+. . . . 32"). The rest is joined back into paragraphs (:mod:`assistant.ingest.reflow`, words
 hyphenated across lines joined).
 """
 
@@ -24,6 +25,10 @@ _PAGE_NUMBER = re.compile(
     r"(?:page\s+)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlc]{1,7})\s*[-–—)\]]?(?:\s*(?:of|/)\s*\d{1,4})?",
     re.IGNORECASE,
 )
+
+
+# a table-of-contents entry: a dot leader, then a page number ("Concept Index . . . . 32")
+_LEADER = re.compile(r"(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlc]{1,7})\s*$", re.IGNORECASE)
 
 
 class PdfSkip(Exception):
@@ -85,6 +90,7 @@ def read_pdf(data: bytes, clean: Callable[[str], str]) -> tuple[str, list[tuple[
     pages: list[tuple[int, int]] = []
     pos = 0
     for text in strip_running_lines(raw):
+        text = "\n".join(x for x in text.split("\n") if not _LEADER.search(x))
         t = reflow(text, join_hyphens=True).strip()
         if parts:
             pos += 2  # the "\n\n" joining pages
