@@ -416,7 +416,8 @@ class Pipeline:
         say(Progress("verifying", 0, 1, "checking every reference"))
         summary, report = verify_summary(
             draft.summary,
-            docs,
+            # the documents as summarized: draft.sentence_vecs are their sentences'
+            draft.docs or docs,
             self.embedder,
             VerifyOptions(),
             sentence_vecs=draft.sentence_vecs,

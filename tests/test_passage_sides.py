@@ -93,6 +93,41 @@ def test_a_page_arguing_both_claims_is_cited_under_both_from_its_own_passages(
     assert sorted(r.stance for r in refs) == [0.9, 0.9]  # each its own passage's probability
 
 
+def test_documents_read_from_some_of_their_passages_are_verified_against_those(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    # with a passage budget of 2, each page is summarized from its best passage only; the
+    # verifier was handed the whole pages with the vectors of those passages' sentences,
+    # matched them by position and dropped the best-retrieved page of "Should child
+    # performers be banned?" ("the document does not support the perspective")
+    stance = ScriptedStance({PRO: (0.9, 0.05, 0.05), CON: (0.06, 0.9, 0.04)})
+    filler = "The council published the survey results on its website in the spring."
+    pro_page = _doc("pro-page", 1, [PRO, BACKGROUND, filler], 10)
+    con_page = _doc("con-page", 2, [CON, filler, BACKGROUND], 20)
+    opts = SummaryOptions(groups=1, stance_passages=2)
+    draft = summarize(plan, [pro_page, con_page], embedder, opts, stance=stance)
+    assert [[p.passage_id for p in d.passages] for d in draft.docs] == [[10], [20]]
+    cited = {
+        c.side: [r.doc_id for p in c.perspectives for r in p.references]
+        for c in draft.summary.claims
+    }
+    assert cited == {"pro": ["pro-page"], "con": ["con-page"]}
+    for pool in (draft.docs, [pro_page, con_page]):  # as the pipeline does; the whole pages
+        summary, report = verify_summary(
+            draft.summary,
+            pool,
+            embedder,
+            sentence_vecs=draft.sentence_vecs,
+            stance=draft.stance,
+            passage_stance=draft.passage_stance,
+        )
+        kept = {
+            c.side: [r.doc_id for p in c.perspectives for r in p.references] for c in summary.claims
+        }
+        assert kept == cited, report.removed
+
+
 def test_without_passage_judgments_a_document_stays_under_one_claim(
     plan: QueryPlan,
     embedder,  # type: ignore[no-untyped-def]

@@ -163,6 +163,9 @@ class Draft:
     no_side: list[str] = field(default_factory=list)
     unclear: list[str] = field(default_factory=list)
     passage_stance: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    # the documents as summarized (with a stance model: only the passages it judged,
+    # judged_passages_only); ``sentence_vecs`` are their sentences' vectors, in order
+    docs: list[SourceDoc] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- grouping
@@ -874,6 +877,7 @@ def summarize(
         list(prep.no_side),
         list(prep.unclear),
         dict(prep.passage_stance),
+        list(prep.docs),
     )
 
 

@@ -240,7 +240,13 @@ def verify_summary(
     pvecs = (
         _unit(np.asarray(embedder.encode(texts), dtype=np.float32)) if texts else np.zeros((0, 1))
     )
-    svecs = dict(sentence_vecs or {})
+    # vectors given for a document's sentences, in order; any other count is another
+    # reading of it and is embedded again
+    svecs = {
+        k: v
+        for k, v in (sentence_vecs or {}).items()
+        if k in pool and len(v) == len(pool[k].sentences)
+    }
     cited = {r.doc_id for c in summary.claims for p in c.perspectives for r in p.references}
     need = [pool[d] for d in sorted(cited) if d in pool and d not in svecs and pool[d].sentences]
     svecs.update(sentence_vectors(need, embedder))
