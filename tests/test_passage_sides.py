@@ -128,6 +128,50 @@ def test_documents_read_from_some_of_their_passages_are_verified_against_those(
         assert kept == cited, report.removed
 
 
+class SentenceScriptedStance(ScriptedStance):
+    """Also reads a sentence alone, from its own table (a quote's check)."""
+
+    def __init__(
+        self,
+        table: dict[str, tuple[float, float, float]],
+        sentences: dict[str, tuple[float, float, float]],
+    ) -> None:
+        super().__init__(table)
+        self.sentences = sentences
+        self.read_alone: list[str] = []
+
+    def sentence_sides(
+        self, question: str, claims: tuple[str, str], sentences: Sequence[str]
+    ) -> list[SideJudgement]:
+        self.read_alone.extend(sentences)
+        out = []
+        for t in sentences:
+            p = next((v for k, v in self.sentences.items() if k in t), (0.34, 0.33, 0.33))
+            out.append(SideJudgement(max(range(3), key=p.__getitem__), p))
+        return out
+
+
+def test_a_quote_that_alone_argues_the_other_claim_is_not_cited_under_this_one(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    # the passage reads as claim A as a whole, but its evidence sentence, read alone, argues
+    # B ("libffi is not completely thread-safe." under "Libffi is safe to use from several
+    # threads"): the page is not cited under A, and with no other side it is "side unclear"
+    negated = "Banning cars from the centre did not cut air pollution at all, the study found."
+    stance = SentenceScriptedStance(
+        {"did not cut": (0.8, 0.15, 0.05), PRO: (0.9, 0.05, 0.05)},
+        {"did not cut": (0.1, 0.85, 0.05), PRO: (0.9, 0.05, 0.05)},
+    )
+    wrong = _doc("wrong-page", 1, [negated], 10)
+    right = _doc("right-page", 2, [PRO], 20)
+    draft = summarize(plan, [wrong, right], embedder, SummaryOptions(groups=1), stance=stance)
+    cited = {r.doc_id for c in draft.summary.claims for p in c.perspectives for r in p.references}
+    assert cited == {"right-page"}
+    assert draft.unclear == ["wrong-page"]
+    assert sorted(stance.read_alone) == sorted([negated, PRO])  # each side's quote, once
+
+
 def test_without_passage_judgments_a_document_stays_under_one_claim(
     plan: QueryPlan,
     embedder,  # type: ignore[no-untyped-def]

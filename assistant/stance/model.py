@@ -213,6 +213,13 @@ class StanceModel:
         p = softmax(self.side_logits(question, claims, texts, max_len=max_len), self.temperature)
         return [_judgement(row) for row in p]
 
+    def sentence_sides(
+        self, question: str, claims: tuple[str, str], sentences: Sequence[str]
+    ) -> list[SideJudgement]:
+        """Each sentence read alone against both claims (a quote: does it, on its own,
+        argue the claim it is quoted under?), at the sentence window."""
+        return self.sides(question, claims, sentences, max_len=SENTENCE_MAX_LEN)
+
     def document_sides(
         self,
         question: str,

@@ -452,6 +452,63 @@ def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: Summary
             prep.side_sentences[(d.doc_id, SIDES[k])] = idx
             prep.evidence_at[(d.doc_id, SIDES[k])] = _side_evidence(prep, d, idx, k, options)
         prep.evidence[d.doc_id] = prep.evidence_at[(d.doc_id, sides[0])]
+    _quotes_that_argue_their_claim(prep, question, stance, options)
+
+
+def _quotes_that_argue_their_claim(
+    prep: _Prepared, question: str, stance: Any, options: SummaryOptions, tries: int = 1
+) -> None:
+    """A quote stands under a claim only if, read alone, it does not argue the other.
+
+    A passage's side is the model's reading of the whole passage, and the evidence
+    sentence is picked from it by embeddings, which place "X" and "not X" close
+    together: on the real folder "libffi is not completely thread-safe." was
+    quoted under "Libffi is safe to use from several threads at once." because
+    its passage leaned that way. Each side's evidence sentence is read alone
+    (:meth:`~assistant.stance.model.StanceModel.sentence_sides`); one that the
+    model puts under the other claim with ``stance_min_confidence`` gives way to
+    the side's next-best sentence, up to ``tries`` (1: the model's two readings
+    disagree, so neither is trusted and the side is not cited, rather than
+    looking for a weaker sentence that fits); a document left with no side is
+    "side unclear". In place on ``prep``.
+    """
+    if not hasattr(stance, "sentence_sides") or not prep.side_sentences:
+        return
+    need = options.stance_min_confidence
+    by_id = {d.doc_id: d for d in prep.docs}
+    ranked = {
+        key: _side_candidates(prep, by_id[key[0]], idx, SIDES.index(key[1]), options)[:tries]
+        for key, idx in prep.side_sentences.items()
+    }
+    pending = [key for key in ranked if ranked[key]]
+    refused: list[tuple[str, Side]] = []
+    for attempt in range(tries):
+        if not pending:
+            break
+        texts = [by_id[key[0]].sentences[ranked[key][attempt]].text for key in pending]
+        judged = stance.sentence_sides(question, prep.claims, texts)
+        again: list[tuple[str, Side]] = []
+        for key, j in zip(pending, judged, strict=True):
+            k = SIDES.index(key[1])
+            if j.p[1 - k] >= need and j.p[1 - k] > j.p[k]:
+                (again if attempt + 1 < len(ranked[key]) else refused).append(key)
+            else:
+                prep.evidence_at[key] = int(ranked[key][attempt])
+        pending = again
+    for doc_id, side in refused:
+        left = [s for s in prep.side_sets.get(doc_id, []) if s != side]
+        prep.side_sentences.pop((doc_id, side), None)
+        prep.evidence_at.pop((doc_id, side), None)
+        if left:
+            prep.side_sets[doc_id] = left
+            prep.sides[doc_id] = left[0]
+        else:
+            prep.side_sets.pop(doc_id, None)
+            prep.sides.pop(doc_id, None)
+            if doc_id not in prep.unclear:
+                prep.unclear.append(doc_id)
+            continue
+        prep.evidence[doc_id] = prep.evidence_at[(doc_id, left[0])]
 
 
 def _passages_to_judge(docs: Sequence[SourceDoc], budget: int) -> list[list[Any]]:
@@ -499,6 +556,14 @@ def _side_evidence(
     """The evidence sentence of document ``d`` for claim ``k`` among sentences ``idx``:
     w·relevance + (1 − w)·centrality − shape penalty, plus ``claim_lean_weight`` ×
     (cos to claim k − cos to the other claim)."""
+    return int(_side_candidates(prep, d, idx, k, options)[0])
+
+
+def _side_candidates(
+    prep: _Prepared, d: SourceDoc, idx: np.ndarray, k: int, options: SummaryOptions
+) -> list[int]:
+    """Sentences ``idx`` of ``d`` as evidence for claim ``k``, best first
+    (the score of :func:`_side_evidence`)."""
     sv = prep.sent_vecs[d.doc_id]
     w = options.relevance_weight
     rel = np.max(
@@ -509,7 +574,7 @@ def _side_evidence(
     shape = np.array([_shape_penalty(s.text) for s in d.sentences])
     lean = sv @ prep.claim_vecs[k] - sv @ prep.claim_vecs[1 - k]
     score = w * rel + (1 - w) * cent - shape + options.claim_lean_weight * lean
-    return int(idx[int(np.argmax(score[idx]))])
+    return [int(i) for i in idx[np.argsort(-score[idx], kind="stable")]]
 
 
 def _shape_penalty(sentence: str) -> float:
