@@ -205,6 +205,25 @@ def test_reflow_joins_wraps_but_keeps_blocks() -> None:
     assert out.startswith("# Sphere\n\n")
 
 
+def test_reflow_keeps_numbered_section_headings_apart() -> None:
+    # a PDF specification: "… last updated 2 October 2018. 1.2. What is this spec?" was one
+    # line, so the quote of its first sentence ended on the next heading's number
+    text = (
+        "This is version 0.21 of the Shared MIME-info Database specification, last updated\n"
+        "2 October 2018, and it replaces every version before it without any exception.\n"
+        "1.2. What is this spec?\n"
+        "Many programs and desktops use the MIME system to represent the types of the files\n"
+        "they read, and the share of the desktops that read the database this way rose to\n"
+        "3.5 per cent in the last year that the survey of all the desktops covered at all.\n"
+        "2.3.1 Scope\n"
+    )
+    out = reflow(text)
+    assert "last updated 2 October 2018, and it replaces" in out  # a wrap before a number
+    assert "exception.\n1.2. What is this spec?\n" in out
+    assert "rose to 3.5 per cent" in out  # a decimal number is no heading
+    assert out.endswith("covered at all.\n2.3.1 Scope\n")
+
+
 def test_gz_files_are_read_by_their_inner_name(tmp_path: Path) -> None:
     (tmp_path / "README.gz").write_bytes(gzip.compress(b"Readme words about the project.\n"))
     (tmp_path / "NEWS.gz").write_bytes(gzip.compress(b"Version 2 fixes the parser.\n"))

@@ -14,7 +14,11 @@ from __future__ import annotations
 
 import re
 
-_BLOCK_START = re.compile(r"\s{4}|\t|\s*(?:[-*+•▪◦‣]\s|\d{1,3}[.)]\s|[#>|]|```|~~~)")
+# a numbered section heading opens a block too: "1.2. What is this spec?", "2.3.1 Scope"
+_BLOCK_START = re.compile(
+    r"\s{4}|\t|\s*(?:[-*+•▪◦‣]\s|\d{1,3}[.)]\s|\d{1,3}(?:\.\d{1,3})+\.\s|"
+    r"\d{1,3}(?:\.\d{1,3}){2,}\s|[#>|]|```|~~~)"
+)
 # a line that is not continued on the next: indented code, a heading, a table row
 _BLOCK_LINE = re.compile(r"\s{4}|\t|\s*[#|]")
 _HYPHEN_WRAP = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
