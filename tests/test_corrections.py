@@ -311,7 +311,7 @@ def test_ask_text_lists_no_side_apart_from_side_unclear_with_probabilities() -> 
 
     text = render_text(example_turn())
     no_side = text.index("Takes no side (1): the stance model says it argues neither claim")
-    unclear = text.index("Side unclear (1): the stance model leans to a claim without")
+    unclear = text.index("Side unclear (1): the stance model cannot tell which claim it argues")
     assert no_side < unclear
     assert "pro 0.10 · con 0.12 · neither 0.78 — Questions and answers" in text[no_side:unclear]
     assert "pro 0.41 · con 0.33 · neither 0.26 — What a head teacher learned" in text[unclear:]

@@ -356,7 +356,7 @@ def test_corrected_turn_golden() -> None:
 def test_export_lists_no_side_apart_from_side_unclear_with_probabilities() -> None:
     md = turn_to_markdown(example_turn())
     no_side = md.index("- Takes no side: the stance model says it argues neither claim (1):")
-    unclear = md.index("- Side unclear: the stance model leans to a claim without the confidence")
+    unclear = md.index("- Side unclear: the stance model cannot tell which claim it argues")
     assert no_side < unclear
     assert "(`uniforms-14`): pro 0.10 · con 0.12 · neither 0.78" in md[no_side:unclear]
     assert "(`uniforms-07`): pro 0.41 · con 0.33 · neither 0.26" in md[unclear:]

@@ -184,7 +184,7 @@ def test_show_lists_no_side_apart_from_side_unclear(
     code, out, _ = run(["sessions", "show", str(filled["old"])], capsys)
     assert code == 0
     no_side = out.index("Takes no side (1): the stance model says it argues neither claim")
-    unclear = out.index("Side unclear (1): the stance model leans to a claim without")
+    unclear = out.index("Side unclear (1): the stance model cannot tell which claim it argues")
     assert no_side < unclear
     assert "    pro 0.10 · con 0.12 · neither 0.78 — Questions and answers" in out[no_side:unclear]
     assert "pro 0.41 · con 0.33 · neither 0.26 — What a head teacher learned" in out[unclear:]

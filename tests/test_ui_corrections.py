@@ -78,7 +78,7 @@ def test_the_answer_lists_side_unclear_apart_from_no_side_with_probabilities(
         pane = app.query_one(EvidencePane)
         shown = text_of(pane)
         assert pane.is_open and pane.document is not None and pane.reference is None
-        assert "Side unclear: the stance model leans to a claim without the confidence" in shown
+        assert "Side unclear: the stance model cannot tell which claim it argues" in shown
         assert "pro 0.44 · con 0.38 · neither 0.18" in shown
         assert PASSAGES[51] in shown
         assert "a / b: place under Claim A / B · x: take out" in shown

@@ -13,8 +13,9 @@ perspectives, are counted, because a side can look balanced with many
 perspectives resting on one source.
 
 The documents the answer does not cite are kept apart by why: "takes no side"
-(the stance model says neither claim), "side unclear" (it leans to a claim
-without the confidence it needs), "taken out by you" (a correction,
+(the stance model says neither claim), "side unclear" (it cannot tell: it leans
+to a claim without the confidence it needs, or the quote it would stand on, read
+alone, argues the other claim), "taken out by you" (a correction,
 :mod:`assistant.summarize.correct`) and retrieved but not cited (the rest).
 """
 

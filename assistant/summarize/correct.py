@@ -55,7 +55,7 @@ GROUP_TITLES = {
 }
 GROUP_WHY = {
     "no_side": "the stance model says it argues neither claim",
-    "unclear": "the stance model leans to a claim without the confidence it needs",
+    "unclear": "the stance model cannot tell which claim it argues",
     "removed": "you said it argues neither claim",
 }
 

@@ -127,8 +127,8 @@ def stance_text(ref: Reference, side: str | None, probs: list[float] | None = No
 
 
 def apart_text(doc: ApartDocument) -> str:
-    """``"Side unclear: the stance model leans to a claim without the confidence it needs
-    · pro 0.41 · con 0.33 · neither 0.26"``."""
+    """``"Side unclear: the stance model cannot tell which claim it argues · pro 0.41 ·
+    con 0.33 · neither 0.26"``."""
     said = probabilities_text(doc.p)
     return f"{GROUP_TITLES[doc.group]}: {GROUP_WHY[doc.group]}" + (f" · {said}" if said else "")
 
