@@ -40,12 +40,12 @@ from assistant.errors import DataError
 _LENIENT_NUMBER = re.compile(
     r"\[(?:\d{1,3}|[ivxlc]{1,6})\]|(?<=\S)\s?\b\d{1,2}\b(?=[\s,.;:)]|$)", re.IGNORECASE
 )
+# a note number opening a reference entry: "[4] ", "4] ", "[ii] "
+_NOTE_NUMBER = r"^\s*\[?(?:\d{1,3}|[ivxIVX]{1,5})\]"
 # a gold sentence that is a reference entry (the gold texts keep the pages' reference lists)
-REFERENCE = re.compile(
-    r"https?://|www\.|^\s*\[?(?:\d{1,3}|[ivxIVX]{1,5})\]|\b(?:Accessed|Retrieved)\b"
-)
+REFERENCE = re.compile(rf"https?://|www\.|{_NOTE_NUMBER}|\b(?:Accessed|Retrieved)\b")
 #: a gold line that is a reference entry ("[4] Gould, Stephen. 2002. Rocks of Ages.")
-REFERENCE_LINE = re.compile(r"^\s*\[?(?:\d{1,3}|[ivxIVX]{1,5})\]")
+REFERENCE_LINE = re.compile(_NOTE_NUMBER)
 _SPACE_BEFORE_STOP = re.compile(r"\s+(?=[.,;:!?])")
 TRICKY = Path(__file__).resolve().parents[2] / "tests/data/sentences_tricky.jsonl"
 ABBREVIATION_END = re.compile(

@@ -456,7 +456,7 @@ def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: Summary
 
 
 def _quotes_that_argue_their_claim(
-    prep: _Prepared, question: str, stance: Any, options: SummaryOptions, tries: int = 1
+    prep: _Prepared, question: str, stance: Any, options: SummaryOptions
 ) -> None:
     """A quote stands under a claim only if, read alone, it does not argue the other.
 
@@ -464,37 +464,29 @@ def _quotes_that_argue_their_claim(
     sentence is picked from it by embeddings, which place "X" and "not X" close
     together: on the real folder "libffi is not completely thread-safe." was
     quoted under "Libffi is safe to use from several threads at once." because
-    its passage leaned that way. Each side's evidence sentence is read alone
+    its passage leaned that way. Each side's evidence sentence
+    (``prep.evidence_at``) is read alone
     (:meth:`~assistant.stance.model.StanceModel.sentence_sides`); one that the
-    model puts under the other claim with ``stance_min_confidence`` gives way to
-    the side's next-best sentence, up to ``tries`` (1: the model's two readings
-    disagree, so neither is trusted and the side is not cited, rather than
-    looking for a weaker sentence that fits); a document left with no side is
-    "side unclear". In place on ``prep``.
+    model puts under the other claim with ``stance_min_confidence`` means its two
+    readings disagree, so neither is trusted and that side is not cited (rather
+    than looking for a weaker sentence that fits); a document left with no side
+    is "side unclear". In place on ``prep``.
     """
-    if not hasattr(stance, "sentence_sides") or not prep.side_sentences:
+    if not hasattr(stance, "sentence_sides") or not prep.evidence_at:
         return
     need = options.stance_min_confidence
     by_id = {d.doc_id: d for d in prep.docs}
-    ranked = {
-        key: _side_candidates(prep, by_id[key[0]], idx, SIDES.index(key[1]), options)[:tries]
-        for key, idx in prep.side_sentences.items()
-    }
-    pending = [key for key in ranked if ranked[key]]
-    refused: list[tuple[str, Side]] = []
-    for attempt in range(tries):
-        if not pending:
-            break
-        texts = [by_id[key[0]].sentences[ranked[key][attempt]].text for key in pending]
-        judged = stance.sentence_sides(question, prep.claims, texts)
-        again: list[tuple[str, Side]] = []
-        for key, j in zip(pending, judged, strict=True):
-            k = SIDES.index(key[1])
-            if j.p[1 - k] >= need and j.p[1 - k] > j.p[k]:
-                (again if attempt + 1 < len(ranked[key]) else refused).append(key)
-            else:
-                prep.evidence_at[key] = int(ranked[key][attempt])
-        pending = again
+    keys = list(prep.evidence_at)
+    texts = [
+        by_id[doc_id].sentences[prep.evidence_at[(doc_id, side)]].text for doc_id, side in keys
+    ]
+    judged = stance.sentence_sides(question, prep.claims, texts)
+    refused = [
+        (doc_id, side)
+        for (doc_id, side), j in zip(keys, judged, strict=True)
+        if j.p[1 - SIDES.index(side)] >= need
+        and j.p[1 - SIDES.index(side)] > j.p[SIDES.index(side)]
+    ]
     for doc_id, side in refused:
         left = [s for s in prep.side_sets.get(doc_id, []) if s != side]
         prep.side_sentences.pop((doc_id, side), None)
@@ -556,14 +548,6 @@ def _side_evidence(
     """The evidence sentence of document ``d`` for claim ``k`` among sentences ``idx``:
     w·relevance + (1 − w)·centrality − shape penalty, plus ``claim_lean_weight`` ×
     (cos to claim k − cos to the other claim)."""
-    return int(_side_candidates(prep, d, idx, k, options)[0])
-
-
-def _side_candidates(
-    prep: _Prepared, d: SourceDoc, idx: np.ndarray, k: int, options: SummaryOptions
-) -> list[int]:
-    """Sentences ``idx`` of ``d`` as evidence for claim ``k``, best first
-    (the score of :func:`_side_evidence`)."""
     sv = prep.sent_vecs[d.doc_id]
     w = options.relevance_weight
     rel = np.max(
@@ -574,7 +558,7 @@ def _side_candidates(
     shape = np.array([_shape_penalty(s.text) for s in d.sentences])
     lean = sv @ prep.claim_vecs[k] - sv @ prep.claim_vecs[1 - k]
     score = w * rel + (1 - w) * cent - shape + options.claim_lean_weight * lean
-    return [int(i) for i in idx[np.argsort(-score[idx], kind="stable")]]
+    return int(idx[int(np.argmax(score[idx]))])
 
 
 def _shape_penalty(sentence: str) -> float:
