@@ -10,10 +10,13 @@ parsed, and kept when the parser reads it as a well-formed declarative whose
 subject is exactly the moved span: the auxiliary heads the clause (a copula) or
 is the auxiliary of the verb that follows it (a base verb after "do" and a
 modal), the clause has one subject, its subtree is exactly the tokens before
-the auxiliary, and no word crosses the boundary. Of the candidates kept, the
-subject may hold no finite verb, modal or "to" (in the question's parse or the
-candidate's) and ends in a noun, pronoun, number or gerund; a pronoun ("Is it
-ethical to …") is a subject alone. The longest subject left wins ("Daylight
+the auxiliary, and no word crosses the boundary (quotation marks around a name
+aside). Of the candidates kept, the subject may hold no finite verb, modal or
+"to" but in a clause on one of its nouns (a relative clause, "Drivers who text
+should …"; an infinitive, "The right to strike should …", kept only from the
+negated candidate) and ends in a noun, pronoun, number or gerund, or that
+clause's last word; a pronoun ("Is it ethical to …") is a subject alone. A
+modal of ``to_modals`` ("Ought schools to teach logic?") keeps its "to" after it. The longest subject left wins ("Daylight
 saving time is worth keeping", not "Daylight is saving time …").
 
 The negation goes after the auxiliary ("… is not a good idea", "… should not
@@ -52,7 +55,16 @@ _PRONOUN_TAGS = frozenset({"PRP", "EX"})
 _NOT_LAST = frozenset({"JJ", "JJR", "JJS", "DT", "RB", "RBR", "RBS", "IN", "CC", "TO"})
 _NEGATIONS = frozenset({"not", "n't", "never"})
 # the longest subject tried, in tokens (each candidate costs a parse)
-_MAX_SUBJECT = 12
+_MAX_SUBJECT = 16
+# a noun's dependents that are clauses of their own: a relative clause ("drivers who
+# text"), an infinitive with its "to" ("the right to strike"; not a bare participle,
+# "music hurt"); inside a subject they may hold a finite verb, a modal or "to"
+_RELATIVE, _INFINITIVE = "relcl", "acl"
+# what such a clause hangs on: a noun, pronoun, number, or "those" ("those who …")
+_CLAUSE_HOSTS = frozenset({"NN", "NNS", "NNP", "NNPS", "PRP", "CD", "DT"})
+_COMPARATIVE = frozenset({"RBR", "JJR"})
+# tags a subject's clause does not end in (it stops mid-phrase)
+_OPEN_END = frozenset({"CC", "TO", "IN", "MD", "PRP$", "WDT", "WP", "WP$", "POS", "HYPH"})
 # dependents a word has at most once
 _ONCE = ("dobj", "nsubj", "nsubjpass")
 _COORDINATORS = frozenset({"and", "or", "nor", "but"})
@@ -159,6 +171,8 @@ def _aux_token(doc: Any, offset: int) -> Any:
 def _aux_fits(a: Any, kind: str) -> Any:
     """The clause head the moved auxiliary belongs to, or None when it does not fit."""
     if a.dep_ == "ROOT":
+        if kind == "modal" and _to_verb(a) is not None:
+            return a  # "Schools ought to teach logic": "ought" heads the clause
         return a if kind in ("be", "have") else None
     head = a.head
     while head.dep_ in ("aux", "auxpass") and head.head.i != head.i:
@@ -166,7 +180,11 @@ def _aux_fits(a: Any, kind: str) -> Any:
     if a.dep_ not in ("aux", "auxpass") or head.i <= a.i or head.dep_ != "ROOT":
         return None
     # between "does"/"should" and its verb: adverbs, a negation, the verb's own "be"/"have"
-    if any(t.dep_ not in _BETWEEN for t in a.doc[a.i + 1 : head.i]):
+    between = a.doc[a.i + 1 : head.i]
+    if any(t.dep_ not in _BETWEEN for t in between):
+        return None
+    # "to" follows only a modal like "ought" ("The right should to strike …" splits wrong)
+    if any(t.tag_ == "TO" for t in between) and a.lower_ not in words().to_modals:
         return None
     if kind == "do" and head.tag_ != _BASE_VERB:
         return None
@@ -180,30 +198,74 @@ def _aux_fits(a: Any, kind: str) -> Any:
     return head
 
 
+def _to_verb(a: Any) -> Any:
+    """The verb a modal like "ought" heads as its complement, "to" before it ("ought (not)
+    to teach", "ought to be banned"), or None."""
+    if a.lower_ not in words().to_modals:
+        return None
+    for x in a.children:
+        between = a.doc[a.i + 1 : x.i]
+        if x.dep_ != "xcomp" or x.i <= a.i or x.tag_ not in (_BASE_VERB, "VBN"):
+            continue
+        if any(t.tag_ == "TO" for t in between) and all(t.dep_ in _BETWEEN for t in between):
+            return x
+    return None
+
+
+def _quote(t: Any) -> bool:
+    """A quotation mark (not the apostrophe of "parents' rights")."""
+    return bool(t.is_quote) and t.tag_ != "POS"
+
+
+def _unquoted(doc: Any, end: int) -> list[Any]:
+    """The tokens before ``end`` less the quotation marks around a name ("'Lolita'")."""
+    return [t for t in doc[:end] if not _quote(t)]
+
+
 def _subject_fits(doc: Any, a: Any, head: Any) -> bool:
-    """One subject, whose subtree is exactly the tokens before the auxiliary."""
+    """One subject, whose subtree is exactly the tokens before the auxiliary (the
+    quotation marks around a name in it hang where the parser likes, in pairs)."""
     subjects = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
     if len(subjects) != 1:
         return False
     s = subjects[0]
-    if s.left_edge.i != 0 or s.right_edge.i != a.i - 1:
+    words_ = _unquoted(doc, a.i)
+    if not words_ or (a.i - len(words_)) % 2:
         return False
-    inside_out = any(t.i != s.i and not 0 <= t.head.i < a.i for t in doc[: a.i])
+    if s.left_edge.i > words_[0].i or not words_[-1].i <= s.right_edge.i < a.i:
+        return False
+    inside_out = any(t.i != s.i and not _quote(t) and not 0 <= t.head.i < a.i for t in doc[: a.i])
     outside_in = any(t.head.i < a.i for t in doc[a.i + 1 :])
     return not inside_out and not outside_in
 
 
-def _noun_phrase(doc: Any, a: Any, head: Any) -> bool:
+def _clause_tokens(span: Any) -> set[int]:
+    """The tokens of the clauses that hang on a noun of the subject (``_RELATIVE``,
+    ``_INFINITIVE``)."""
+    out: set[int] = set()
+    for t in span:
+        if t.head.i >= t.i or t.head.tag_ not in _CLAUSE_HOSTS:
+            continue
+        to = any(c.tag_ == "TO" for c in t.children)
+        if t.dep_ == _RELATIVE or (t.dep_ == _INFINITIVE and to):
+            out.update(x.i for x in t.subtree)
+    return out
+
+
+def _noun_phrase(doc: Any, a: Any, clause: set[int]) -> bool:
     """The subject (the tokens before the auxiliary) is a noun phrase: no finite verb,
-    modal or "to" in it, and it ends in a noun, pronoun or number, or in a gerund that
-    is the subject itself ("Is fasting healthy?", not "… instead of returning")."""
-    span = doc[: a.i]
+    modal or "to" in it but in a clause on one of its nouns (``clause``), and it ends in
+    a noun, pronoun or number, or in a gerund that is the subject itself ("Is fasting
+    healthy?", not "… instead of returning"), or in such a clause's last word."""
+    span = [t for t in doc[: a.i] if t.i not in clause]
     if any(t.tag_ in _CLAUSE_TAGS for t in span):
         return False
     # a determiner right after a noun starts another noun phrase ("Banks a force are …")
     if any(t.tag_ == "DT" and t.i > 0 and doc[t.i - 1].tag_.startswith("NN") for t in span):
         return False
-    last = span[-1]
+    last = _unquoted(doc, a.i)[-1]
+    if last.i in clause:
+        return last.tag_ not in _OPEN_END
     if last.tag_ == "VBG":
         # a gerund ends a subject only as its head noun ("intermittent fasting"), not
         # after a noun of its own ("AI going", "Brexit working") nor inside a phrase
@@ -274,11 +336,20 @@ def _score(
     head = _aux_fits(a, kind)
     if head is None or not _subject_fits(doc, a, head):
         return None
-    last = qdoc[start + k - 1]
-    if last.tag_ in _NOT_LAST and last.dep_ not in SUBJECT_DEPS:
+    clause = _clause_tokens(doc[: a.i])
+    # a subject with a clause of its own is trusted where "not" lets its verb read as one
+    if clause and not negated:
+        return None
+    last = _unquoted(qdoc[start : start + k], k)[-1]
+    if last.i - start in clause:
+        # a comparative before an adjective is its degree ("… video games | more aggressive")
+        after = qdoc[start + k] if start + k < len(qdoc) else None
+        if last.tag_ in _COMPARATIVE and after is not None and after.tag_ == "JJ":
+            return None
+    elif last.tag_ in _NOT_LAST and last.dep_ not in SUBJECT_DEPS:
         return None
     odd = anomalies(doc)
-    if not _noun_phrase(doc, a, head) or any(t.i < a.i for t in odd):
+    if not _noun_phrase(doc, a, clause) or any(t.i < a.i for t in odd):
         return None
     # a subject holding "or" is rarer than a predicate offering two alternatives
     odd += [t for t in doc[: a.i] if t.lower_ == "or"]
@@ -290,7 +361,8 @@ def _score(
     after = a.doc[first] if first < len(a.doc) else None
     if after is None or after.is_punct or after.dep_ == "cc":
         return None
-    agree = kind in ("do", "modal") and _question_verb(qdoc, start + k - first, head)
+    verb = _to_verb(a) if head.i == a.i else head
+    agree = kind in ("do", "modal") and _question_verb(qdoc, start + k - first, verb)
     return (agree, -len(odd), k)
 
 

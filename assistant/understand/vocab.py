@@ -336,6 +336,7 @@ class Claims(_File):
 
     template_words: Words
     auxiliaries: Auxiliaries
+    to_modals: Words
     contraction_stems: Table
     lead_ins: Words
     topic_frames: Words
@@ -350,6 +351,9 @@ class Claims(_File):
 
     @model_validator(mode="after")
     def _stems(self) -> Claims:
+        for modal in self.to_modals:
+            if self.auxiliaries.kind(modal) != "modal":
+                raise ValueError(f"to_modals: {modal!r} is not a modal auxiliary")
         for stem, aux in self.contraction_stems.items():
             if self.auxiliaries.kind(aux) is None:
                 raise ValueError(f"contraction_stems: {stem!r} maps to {aux!r}, not an auxiliary")
