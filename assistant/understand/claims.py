@@ -109,6 +109,7 @@ def make_claims(text: str, intent: Intent) -> Claims:
         return labelled(t, language)
     t = _repair_opening(sentence_case(t))
     rules: tuple[Callable[[str], Claims | None], ...] = (
+        _leading_clause,
         _versus,
         _which,
         _topic_question,
@@ -212,6 +213,35 @@ def _which(t: str) -> Claims | None:
         return None
     a, b, p = m.group("a").strip(), m.group("b").strip(), m.group("p").strip()
     return sentence(f"{a} {be_for(a)} {p}"), sentence(f"{b} {be_for(b)} {p}")
+
+
+def _leading_clause(t: str) -> Claims | None:
+    """ "If a drug is legal, should it be advertised?": the claims of the question after the
+    clause set before it (``clause_openers``), each behind the clause ("If a drug is legal,
+    it should be advertised." / "If a drug is legal, it should not be advertised.")."""
+    w = words()
+    if _phrase_at_start(t, w.clause_openers) is None:
+        return None
+    for comma in re.finditer(r",\s*", t):
+        rest = t[comma.end() :].split()
+        if len(rest) < 2 or w.aux_kind(rest[0]) is None:
+            continue
+        question = " ".join(rest)
+        found = question_claims(question[0].upper() + question[1:])
+        if not found:
+            return None
+        clause = t[: comma.start()]
+        # the subject as it is typed ("it", not the "It" that opens a claim alone)
+        typed = rest[2] if rest[1].lower() == "not" and len(rest) > 2 else rest[1]
+        return (_after_clause(clause, found[0], typed), _after_clause(clause, found[1], typed))
+    return None
+
+
+def _after_clause(clause: str, claim: str, typed: str) -> str:
+    first, _, rest = claim.partition(" ")
+    if first.lower() == typed.lower() and typed[:1].islower():
+        first = typed
+    return f"{clause}, {first} {rest}"
 
 
 def _topic_question(t: str) -> Claims | None:

@@ -337,6 +337,7 @@ class Claims(_File):
     template_words: Words
     auxiliaries: Auxiliaries
     to_modals: Words
+    clause_openers: Words
     contraction_stems: Table
     lead_ins: Words
     topic_frames: Words
