@@ -82,7 +82,8 @@ def parse_rules(question: object) -> QueryPlan:
         aspects = facet_aspects(q, (0, len(q))) or find_aspects(q, root, exclude)
     if con_spans:
         aspects = _without_instruction_words(aspects)
-    claims = make_claims(root_text, intent) if intent != "lookup" else ("", "")
+    named = _named(q, root, perspectives, con_spans, request, root_text)
+    claims = make_claims(named, intent) if intent != "lookup" else ("", "")
     return QueryPlan(
         question=q,
         root_query=root_text,
@@ -94,6 +95,27 @@ def parse_rules(question: object) -> QueryPlan:
         target_side=target,
         source="rules",
     )
+
+
+def _named(
+    q: str,
+    root: tuple[int, int],
+    perspectives: list[QueryPerspective],
+    con_spans: list[tuple[int, int]],
+    request: bool,
+    root_text: str,
+) -> str:
+    """The text the claims are made of: the root text, with the quoted names of a yes/no
+    question put back ('Should "Huckleberry Finn" be banned?'). A quoted phrase is a
+    keyword the documents must hold, cut from the root text; in a question that opens
+    with an auxiliary it is a word of the question's own grammar, most often its subject."""
+    kept = [(s, e) for s, e in con_spans if not (q[s] in '"“' and q[e - 1] in '"”')]
+    if len(kept) == len(con_spans) or root_text != _root_text(
+        q, root, perspectives, con_spans, request
+    ):
+        return root_text
+    named = _root_text(q, root, perspectives, kept, request)
+    return named if VOCAB.claims.aux_kind(named.split()[0]) is not None else root_text
 
 
 def _natural_kind(
