@@ -229,7 +229,7 @@ def _leading_clause(t: str) -> Claims | None:
         question = " ".join(rest)
         found = question_claims(question[0].upper() + question[1:])
         if not found:
-            return None
+            return labelled(t, "en")  # no other rule reads a question behind a clause
         clause = t[: comma.start()]
         # the subject as it is typed ("it", not the "It" that opens a claim alone)
         typed = rest[2] if rest[1].lower() == "not" and len(rest) > 2 else rest[1]

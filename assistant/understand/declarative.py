@@ -16,8 +16,9 @@ aside). Of the candidates kept, the subject may hold no finite verb, modal or
 should …"; an infinitive, "The right to strike should …", kept only from the
 negated candidate) and ends in a noun, pronoun, number or gerund, or that
 clause's last word; a pronoun ("Is it ethical to …") is a subject alone. A
-modal of ``to_modals`` ("Ought schools to teach logic?") keeps its "to" after it. The longest subject left wins ("Daylight
-saving time is worth keeping", not "Daylight is saving time …").
+modal of ``to_modals`` ("Ought schools to teach logic?") keeps its "to" after it.
+The longest subject left wins ("Daylight saving time is worth keeping", not
+"Daylight is saving time …").
 
 The negation goes after the auxiliary ("… is not a good idea", "… should not
 panic …", "cannot"); "do" moves into the verb for the positive claim
@@ -36,6 +37,7 @@ grades."); a statement that is negated already loses its negation instead.
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -212,14 +214,27 @@ def _to_verb(a: Any) -> Any:
     return None
 
 
-def _quote(t: Any) -> bool:
-    """A quotation mark (not the apostrophe of "parents' rights")."""
-    return bool(t.is_quote) and t.tag_ != "POS"
+def _marks(tokens: Any) -> set[int]:
+    """The quotation marks around names among ``tokens``, in pairs: a mark opens unless it
+    is the apostrophe of "parents' rights" and closes whatever the tagger calls it (the
+    possessive in "'Mein Kampf'"); one left open is a word like the others."""
+    out: set[int] = set()
+    opened = None
+    for t in tokens:
+        if not t.is_quote:
+            continue
+        if opened is not None:
+            out |= {opened, t.i}
+            opened = None
+        elif t.tag_ != "POS":
+            opened = t.i
+    return out
 
 
-def _unquoted(doc: Any, end: int) -> list[Any]:
-    """The tokens before ``end`` less the quotation marks around a name ("'Lolita'")."""
-    return [t for t in doc[:end] if not _quote(t)]
+def _unquoted(tokens: Any) -> list[Any]:
+    """``tokens`` less the quotation marks around a name ("'Lolita'")."""
+    marks = _marks(tokens)
+    return [t for t in tokens if t.i not in marks]
 
 
 def _subject_fits(doc: Any, a: Any, head: Any) -> bool:
@@ -229,12 +244,11 @@ def _subject_fits(doc: Any, a: Any, head: Any) -> bool:
     if len(subjects) != 1:
         return False
     s = subjects[0]
-    words_ = _unquoted(doc, a.i)
-    if not words_ or (a.i - len(words_)) % 2:
+    marks = _marks(doc[: a.i])
+    words_ = [t for t in doc[: a.i] if t.i not in marks]
+    if not words_ or s.left_edge.i > words_[0].i or not words_[-1].i <= s.right_edge.i < a.i:
         return False
-    if s.left_edge.i > words_[0].i or not words_[-1].i <= s.right_edge.i < a.i:
-        return False
-    inside_out = any(t.i != s.i and not _quote(t) and not 0 <= t.head.i < a.i for t in doc[: a.i])
+    inside_out = any(t.i != s.i and not 0 <= t.head.i < a.i for t in words_)
     outside_in = any(t.head.i < a.i for t in doc[a.i + 1 :])
     return not inside_out and not outside_in
 
@@ -260,10 +274,13 @@ def _noun_phrase(doc: Any, a: Any, clause: set[int]) -> bool:
     span = [t for t in doc[: a.i] if t.i not in clause]
     if any(t.tag_ in _CLAUSE_TAGS for t in span):
         return False
-    # a determiner right after a noun starts another noun phrase ("Banks a force are …")
-    if any(t.tag_ == "DT" and t.i > 0 and doc[t.i - 1].tag_.startswith("NN") for t in span):
+    # a determiner right after a noun starts another noun phrase ("Banks a force are …",
+    # "'Citizen Kane' the greatest film is …")
+    seq = _unquoted(doc[: a.i])
+    pairs = itertools.pairwise(seq)
+    if any(t.tag_ == "DT" and t.i not in clause and p.tag_.startswith("NN") for p, t in pairs):
         return False
-    last = _unquoted(doc, a.i)[-1]
+    last = seq[-1]
     if last.i in clause:
         return last.tag_ not in _OPEN_END
     if last.tag_ == "VBG":
@@ -340,11 +357,14 @@ def _score(
     # a subject with a clause of its own is trusted where "not" lets its verb read as one
     if clause and not negated:
         return None
-    last = _unquoted(qdoc[start : start + k], k)[-1]
+    last = _unquoted(qdoc[start : start + k])[-1]
     if last.i - start in clause:
         # a comparative before an adjective is its degree ("… video games | more aggressive")
         after = qdoc[start + k] if start + k < len(qdoc) else None
         if last.tag_ in _COMPARATIVE and after is not None and after.tag_ == "JJ":
+            return None
+        # an adjective the question's parse gives the noun after it ("for bad | governments")
+        if last.tag_ in _OPEN_END | {"JJ"} and last.head.i >= start + k:
             return None
     elif last.tag_ in _NOT_LAST and last.dep_ not in SUBJECT_DEPS:
         return None
@@ -554,8 +574,8 @@ def negate(statement: str) -> str | None:
     if auxes:
         first = auxes[0]
         return _replace(doc, {first.i: _with_not(first.text.lower())})
-    if w.aux_kind(root.text) == "be":
-        return _replace(doc, {root.i: f"{root.text} not"})
+    if w.aux_kind(root.text) == "be" or root.tag_ == "MD":  # "Schools ought (not) to …"
+        return _replace(doc, {root.i: _with_not(root.text)})
     if not root.text.isalpha() or (root.i > 0 and not doc[root.i - 1].whitespace_):
         return None  # a verb glued to the word before it ("Whats") cannot take "do" apart
     do = {"VBZ": "does", "VBD": "did"}.get(root.tag_, "do")
