@@ -189,6 +189,155 @@ def test_golden_claims_pass_the_checker(text: str, pro: str, con: str) -> None:
     assert all(c.ok for c in check_claims(text, (pro, con)))
 
 
+# subjects and openings the parse reads beyond a plain noun phrase
+SUBJECTS = [
+    # modal 'ought' keeps its 'to' after it
+    (
+        "Ought wealthy nations to accept more refugees?",
+        "Wealthy nations ought to accept more refugees.",
+        "Wealthy nations ought not to accept more refugees.",
+    ),
+    (
+        "Ought the minimum wage to be raised?",
+        "The minimum wage ought to be raised.",
+        "The minimum wage ought not to be raised.",
+    ),
+    (
+        "Ought we to eat less meat?",
+        "We ought to eat less meat.",
+        "We ought not to eat less meat.",
+    ),
+    (
+        "Ought not judges to be elected?",
+        "Judges ought to be elected.",
+        "Judges ought not to be elected.",
+    ),
+    # a relative clause on the subject's noun
+    (
+        "Should students who cheat on exams be expelled?",
+        "Students who cheat on exams should be expelled.",
+        "Students who cheat on exams should not be expelled.",
+    ),
+    (
+        "Should landlords who refuse tenants with pets be fined?",
+        "Landlords who refuse tenants with pets should be fined.",
+        "Landlords who refuse tenants with pets should not be fined.",
+    ),
+    (
+        "Do children whose parents read to them learn faster?",
+        "Children whose parents read to them learn faster.",
+        "Children whose parents read to them do not learn faster.",
+    ),
+    (
+        "Can a company that avoids taxes be ethical?",
+        "A company that avoids taxes can be ethical.",
+        "A company that avoids taxes cannot be ethical.",
+    ),
+    (
+        "Should people who can afford it pay more for healthcare?",
+        "People who can afford it should pay more for healthcare.",
+        "People who can afford it should not pay more for healthcare.",
+    ),
+    (
+        "Should a country that invades another be expelled from the UN?",
+        "A country that invades another should be expelled from the UN.",
+        "A country that invades another should not be expelled from the UN.",
+    ),
+    (
+        "Are children who play video games more aggressive?",
+        "Children who play video games are more aggressive.",
+        "Children who play video games are not more aggressive.",
+    ),
+    # an infinitive with its 'to' on the subject's noun
+    (
+        "Should the power to declare war rest with parliament?",
+        "The power to declare war should rest with parliament.",
+        "The power to declare war should not rest with parliament.",
+    ),
+    (
+        "Is the urge to check your phone a form of addiction?",
+        "The urge to check your phone is a form of addiction.",
+        "The urge to check your phone is not a form of addiction.",
+    ),
+    (
+        "Does the ability to work from home improve wellbeing?",
+        "The ability to work from home improves wellbeing.",
+        "The ability to work from home does not improve wellbeing.",
+    ),
+    (
+        "Is the best way to learn a language immersion?",
+        "The best way to learn a language is immersion.",
+        "The best way to learn a language is not immersion.",
+    ),
+    # quotation marks around a name in the subject
+    (
+        "Should 'Mein Kampf' be sold in bookshops?",
+        "'Mein Kampf' should be sold in bookshops.",
+        "'Mein Kampf' should not be sold in bookshops.",
+    ),
+    (
+        "Is 'Citizen Kane' the greatest film ever made?",
+        "'Citizen Kane' is the greatest film ever made.",
+        "'Citizen Kane' is not the greatest film ever made.",
+    ),
+    (
+        'Should the film "Joker" have been rated R?',
+        'The film "Joker" should have been rated R.',
+        'The film "Joker" should not have been rated R.',
+    ),
+    # a clause set before the question
+    (
+        "If a vaccine is safe, should it be mandatory?",
+        "If a vaccine is safe, it should be mandatory.",
+        "If a vaccine is safe, it should not be mandatory.",
+    ),
+    (
+        "Unless they consent, should adults be screened for cancer?",
+        "Unless they consent, adults should be screened for cancer.",
+        "Unless they consent, adults should not be screened for cancer.",
+    ),
+    (
+        "Although tuition is expensive, is university worth it?",
+        "Although tuition is expensive, university is worth it.",
+        "Although tuition is expensive, university is not worth it.",
+    ),
+    (
+        "Since fossil fuels are finite, should Britain invest in nuclear power?",
+        "Since fossil fuels are finite, Britain should invest in nuclear power.",
+        "Since fossil fuels are finite, Britain should not invest in nuclear power.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "pro", "con"), SUBJECTS)
+def test_subjects_with_clauses_names_and_openings(text: str, pro: str, con: str) -> None:
+    assert make_claims(text, "two_sided") == (pro, con)
+    assert all(c.ok for c in check_claims(text, (pro, con)))
+
+
+def test_a_double_quoted_name_stays_in_the_claims_of_a_plan() -> None:
+    # the quoted name is a keyword filter, cut from the root text, and the question's subject
+    plan = parse_rules('Should "Huckleberry Finn" be removed from libraries?')
+    assert plan.claims == (
+        '"Huckleberry Finn" should be removed from libraries.',
+        '"Huckleberry Finn" should not be removed from libraries.',
+    )
+
+
+def test_to_follows_no_auxiliary_but_ought() -> None:
+    # "The freedom should to protest …" was kept: the subject holds the infinitive
+    assert question_claims("Should the freedom to assemble be protected?") == (
+        "The freedom to assemble should be protected.",
+        "The freedom to assemble should not be protected.",
+    )
+    assert negate("Schools ought to teach logic") == "Schools ought not to teach logic"
+
+
+def test_a_question_behind_a_clause_no_rule_reads_is_labelled() -> None:
+    text = "When a species is endangered, should hunting it be banned?"
+    assert make_claims(text, "two_sided") == labelled(text, "en")
+
+
 @pytest.mark.parametrize(
     ("text", "language", "yes", "no"),
     [
