@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 if TYPE_CHECKING:
     import torch
 
@@ -119,3 +121,33 @@ class Workers:
     def close(self) -> None:
         self.closed = True
         self.pool.shutdown(wait=False)
+
+
+# A forward pass costs about as much as this many more padded tokens (Python and
+# per-operator start-up): the batch split trades a little padding for fewer
+# passes. On 2 cores, 170 demo pairs: 32 and 64 fastest, 0 (37 batches) and 256
+# (4 batches, 7 % more padding) slower.
+BATCH_OVERHEAD_TOKENS = 64
+
+
+def length_batches(lengths: Sequence[int], max_size: int, overhead: int) -> list[tuple[int, int]]:
+    """Cut ``lengths`` (sorted ascending) into runs ``[start, end)`` of at most
+    ``max_size``, each padded to its own longest, minimising padded tokens +
+    ``overhead`` per run (exact, by dynamic programming over the cut points)."""
+    n = len(lengths)
+    if not n:
+        return []
+    ln = np.asarray(lengths, np.int64)
+    cost = np.zeros(n + 1, np.int64)
+    cut = np.zeros(n + 1, np.int64)
+    for end in range(1, n + 1):
+        starts = np.arange(max(0, end - max_size), end)
+        c = cost[starts] + ln[end - 1] * (end - starts) + overhead
+        j = int(np.argmin(c))
+        cost[end], cut[end] = c[j], starts[j]
+    runs: list[tuple[int, int]] = []
+    end = n
+    while end:
+        runs.append((int(cut[end]), end))
+        end = int(cut[end])
+    return runs[::-1]

@@ -51,3 +51,23 @@ def test_empty_and_large_groups_go_through_encode(embedder, groups) -> None:  # 
     assert out[0].shape == (0, embedder.dim)
     assert out[1].shape == (len(big), embedder.dim)
     assert np.abs(out[2] - embedder.encode(groups[0])).max() < 1e-5
+
+
+def test_a_group_is_cut_into_runs_of_similar_lengths(embedder) -> None:  # type: ignore[no-untyped-def]
+    from assistant.embed import length_runs
+
+    short = "Art challenges society."
+    long_ = " ".join(["Art challenges society, and that is exactly what it is for."] * 6)
+    group = [short, long_, short, short, long_, short]
+    feats = embedder.model.preprocess(group)
+    runs = length_runs(feats)
+    rows = sorted(int(r) for run, _ in runs for r in run)
+    assert rows == list(range(len(group)))  # every text once
+    assert len(runs) == 2  # the short ones are not padded to the long ones
+    for run, sub in runs:
+        width = sub["input_ids"].shape[1]
+        assert width == int(feats["attention_mask"][run].sum(dim=1).max())
+        assert width < feats["input_ids"].shape[1] or len(run) == 2
+    # and the vectors are those of each text alone, in the group's order
+    alone = np.stack([embedder.encode([t])[0] for t in group])
+    assert np.abs(embedder.encode_groups([group])[0] - alone).max() < 1e-5

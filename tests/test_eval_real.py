@@ -106,6 +106,10 @@ def test_match_key_drops_markers_entities_and_spacing() -> None:
     assert match_key(gold) == match_key(quote)
     assert match_key("unrest.1 Even then") == match_key("unrest. [1] Even then")
     assert match_key("in 2012 the") != match_key("in the")  # years are not markers
+    # Roman endnote markers too (Word's exported endnotes), not an editor's "[i]n"
+    assert match_key('roots." [iii] At a cursory') == match_key('roots." At a cursory')
+    assert match_key("rulings[ii], such") == match_key("rulings, such")
+    assert match_key("“[i]n the end") != match_key("“n the end")
 
 
 def test_gold_sentences_follow_the_documented_rule() -> None:

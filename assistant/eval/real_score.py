@@ -8,10 +8,11 @@ builder work inside.
 **Text matching.** Quotes and gold texts are compared by their *match key*:
 HTML entities decoded, Unicode NFKC, zero-width characters and soft hyphens
 dropped, curly quotes and dashes made plain, footnote markers dropped (``[3]``,
-and numbers of one to three digits standing alone or glued after a word or a
-punctuation mark: ``unrest.1``, ``art 1 is``), whitespace collapsed (no space
-before ``.,;:!?)]``), lower case. Both sides get the same key, so a marker the
-extractor removes or keeps makes no difference.
+``[iv]`` but not an editor's ``[i]n``, and numbers of one to three digits
+standing alone or glued after a word or a punctuation mark: ``unrest.1``,
+``art 1 is``), whitespace collapsed (no space before ``.,;:!?)]``), lower
+case. Both sides get the same key, so a marker the extractor removes or keeps
+makes no difference.
 
 **Gold sentences** (the boundaries a quote must start and end on). A gold text
 is cut into sentences by one rule:
@@ -103,7 +104,9 @@ _PLAIN = str.maketrans(
         "\u2212": "-",
     }
 )
-_BRACKET_MARK = re.compile(r"\[\d{1,3}\]")
+# a bracketed note marker, numbered or Roman ("[3]", "[iv]"), not an editor's letter
+# inside a word ("[i]n")
+_BRACKET_MARK = re.compile(r"\[(?:\d{1,3}|[ivxlc]{1,6})\](?![^\W\d_])", re.IGNORECASE)
 # a footnote number glued after a word or a punctuation mark ("unrest.1 Even", "art1 is")
 _GLUED_MARK = re.compile(r"(?<=[^\W\d_]|[.,;:!?'\")\]])\d{1,3}(?=[\s.,;:!?)]|$)")
 # a number of one to three digits standing alone ("art 1 is", "2 Nicholson")

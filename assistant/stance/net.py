@@ -18,11 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 from torch import nn
 
-from assistant.workers import Workers
+from assistant.workers import BATCH_OVERHEAD_TOKENS, Workers, length_batches
 
 N_LABELS = 3
 
@@ -153,36 +152,6 @@ def encode(
     are built once each)."""
     ids, types = pair_ids(tokenizer, claims, texts, max_len)
     return padded(ids, types, int(tokenizer.pad_token_id or 0), multiple=16)
-
-
-# A forward pass costs about as much as this many more padded tokens (Python and
-# per-operator start-up): the batch split trades a little padding for fewer
-# passes. On 2 cores, 170 demo pairs: 32 and 64 fastest, 0 (37 batches) and 256
-# (4 batches, 7 % more padding) slower.
-BATCH_OVERHEAD_TOKENS = 64
-
-
-def length_batches(lengths: Sequence[int], max_size: int, overhead: int) -> list[tuple[int, int]]:
-    """Cut ``lengths`` (sorted ascending) into runs ``[start, end)`` of at most
-    ``max_size``, each padded to its own longest, minimising padded tokens +
-    ``overhead`` per run (exact, by dynamic programming over the cut points)."""
-    n = len(lengths)
-    if not n:
-        return []
-    ln = np.asarray(lengths, np.int64)
-    cost = np.zeros(n + 1, np.int64)
-    cut = np.zeros(n + 1, np.int64)
-    for end in range(1, n + 1):
-        starts = np.arange(max(0, end - max_size), end)
-        c = cost[starts] + ln[end - 1] * (end - starts) + overhead
-        j = int(np.argmin(c))
-        cost[end], cut[end] = c[j], starts[j]
-    runs: list[tuple[int, int]] = []
-    end = n
-    while end:
-        runs.append((int(cut[end]), end))
-        end = int(cut[end])
-    return runs[::-1]
 
 
 def predict(
