@@ -280,6 +280,11 @@ SUBJECTS = [
         "'Citizen Kane' is the greatest film ever made.",
         "'Citizen Kane' is not the greatest film ever made.",
     ),
+    (  # a title that opens the claim starts with a capital inside its quotes
+        "Should 'the Odyssey' be read in primary school?",
+        "'The Odyssey' should be read in primary school.",
+        "'The Odyssey' should not be read in primary school.",
+    ),
     (
         'Should the film "Joker" have been rated R?',
         'The film "Joker" should have been rated R.',

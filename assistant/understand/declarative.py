@@ -91,7 +91,8 @@ def sentence(text: str) -> str:
     t = " ".join(text.split()).strip().rstrip("?.!:;,–—- ").strip()
     if not t:
         return ""
-    return t[0].upper() + t[1:] + "."
+    i = len(t) - len(t.lstrip("'\"“‘(["))  # after an opening quote ("'The Spear' …")
+    return t[:i] + t[i : i + 1].upper() + t[i + 1 :] + "."
 
 
 def _raise_first(word: str) -> str:
