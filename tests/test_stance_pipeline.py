@@ -91,6 +91,44 @@ def test_verifier_moves_a_reference_the_stance_model_puts_under_the_other_claim(
     assert plain.moved == []
 
 
+def test_below_one_half_a_reference_is_checked_as_the_summarizer_placed_it(
+    stance_pipeline: Pipeline,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    """At a threshold under 0.5 both claims can reach it: a reference leaning to its
+    own claim (0.49 against 0.47) stays where it is; and a passage not sure alone is
+    checked by its document's judgment, as the summarizer placed it."""
+    plan = QueryPlan(question=QUESTION, root_query=QUESTION, claims=CLAIMS)
+    hits = stance_pipeline.retrieve(plan, lambda _p: None)
+    docs = stance_pipeline.source_docs(hits, 20)
+    by_id = {d.doc_id: d for d in docs}
+    judged = {
+        "pro-air": (0.49, 0.47, 0.04),  # both over 0.45, its own claim ahead
+        "con-access": (0.05, 0.9, 0.05),
+        "con-cost": (0.2, 0.7, 0.1),  # sure as a whole ...
+    }
+    pid = by_id["con-cost"].passages[0].passage_id
+    unsure = {pid: (0.35, 0.43, 0.22)}  # ... not alone
+    draft = _draft()
+    draft.claims[0].perspectives[0].references = [Reference("pro-air")]
+    draft.claims[1].perspectives[0].references = [Reference("con-cost", passage_id=pid)]
+    out, report = verify_summary(
+        draft, docs, embedder, stance=judged, stance_min=0.45, passage_stance=unsure
+    )
+    pro, con = out.claims
+    assert [r.doc_id for r in pro.perspectives[0].references] == ["pro-air"]
+    assert report.moved == []
+    assert [r.doc_id for r in con.perspectives[0].references] == ["con-cost"]
+    assert con.perspectives[0].references[0].stance == 0.7
+    # a passage sure alone still decides, whatever its document says
+    draft = _draft()
+    draft.claims[1].perspectives[0].references = [Reference("con-cost", passage_id=pid)]
+    out, report = verify_summary(
+        draft, docs, embedder, stance=judged, stance_min=0.45, passage_stance={pid: (0.8, 0.1, 0.1)}
+    )
+    assert "con-cost" not in [r.doc_id for r in out.claims[1].perspectives[0].references]
+
+
 def test_balance_counts_documents_that_take_no_side() -> None:
     summary = _draft()
     retrieved = ["pro-air", "con-access", "con-cost", "off-topic"]

@@ -25,7 +25,8 @@ With the stance model's judgment of every summarized document (``stance``:
 doc id → (P(pro), P(con), P(neither))), a reference is also checked for its
 side: a document the model places under neither claim is not cited; a
 document it places under the *other* claim with at least ``stance_min``
-probability is moved to the perspective of that claim it supports (by the
+probability, and more than the claim it is cited under (below 0.5 both can
+reach it), is moved to the perspective of that claim it supports (by the
 checks above) or, if there is none, removed. ``VerifyReport.moved`` and
 ``removed`` say which and why, and every kept reference records the
 probability of the claim it stands under (``Reference.stance``).
@@ -40,8 +41,11 @@ sentences that carry a negation exactly when the aspect does
 (:func:`same_polarity`: the embedder cannot tell "X" from "not X").
 
 A passage judged on its own (``passage_stance``: passage id → probabilities)
-is checked by its own judgment: a reference quoting it stands or falls with the
-side of that passage, not of the whole document.
+is checked by its own judgment when that passage takes a claim with
+``stance_min``: a reference quoting it stands or falls with the side of that
+passage, not of the whole document; a passage that is not that sure is checked
+by the document's judgment, its passages' leanings summed, as the summarizer
+placed it (:func:`_reference_judgement`).
 
 A document supports one of two opposing claims, never both, unless its
 passages do: when verified references to one document sit under both claims
@@ -268,7 +272,9 @@ def verify_summary(
                 report.checked += 1
                 reason = ""
                 doc = pool.get(ref.doc_id)
-                side_p = by_passage.get(ref.passage_id, judged.get(ref.doc_id))
+                side_p = _reference_judgement(
+                    by_passage.get(ref.passage_id), judged.get(ref.doc_id), stance_min
+                )
                 mine = 0 if claim.side == "pro" else 1
                 if doc is None:
                     reason = "not retrieved for this question"
@@ -281,7 +287,11 @@ def verify_summary(
                         "the stance model places it under neither claim "
                         f"(pro {side_p[0]:.2f}, con {side_p[1]:.2f}, neither {side_p[2]:.2f})"
                     )
-                elif side_p is not None and side_p[1 - mine] >= stance_min:
+                elif (
+                    side_p is not None
+                    and side_p[1 - mine] >= stance_min
+                    and side_p[1 - mine] > side_p[mine]
+                ):
                     seen.add(ref.doc_id)
                     to_move.append((ref, doc, 1 - mine, p.text, side_p[1 - mine]))
                     continue
@@ -339,6 +349,21 @@ def verify_summary(
         notes=list(summary.notes),
     )
     return out, report
+
+
+def _reference_judgement(
+    passage: tuple[float, float, float] | None,
+    document: tuple[float, float, float] | None,
+    stance_min: float,
+) -> tuple[float, float, float] | None:
+    """The judgment a reference is checked by, as the summarizer placed it: its quote's
+    passage's own when that passage takes a claim with ``stance_min`` (a page that
+    argues both claims, passage by passage), else the document's as a whole (its
+    passages' leanings summed: none of them sure alone, together they can be)."""
+    top = max(passage[0], passage[1]) if passage is not None else 0.0
+    if passage is not None and top >= stance_min and top > passage[2]:
+        return passage
+    return document if document is not None else passage
 
 
 def verified_reference(doc: SourceDoc, sup: Support, stance: float | None) -> Reference:
