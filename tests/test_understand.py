@@ -349,3 +349,19 @@ def test_side_cues_end_at_a_word_and_cover_bare_objections() -> None:
 def test_good_for_is_not_in_favour_of(question: str, intent: str, side: str | None) -> None:
     plan = parse_rules(question)
     assert (plan.intent, plan.target_side) == (intent, side)
+
+
+@pytest.mark.parametrize(
+    ("question", "same_as"),
+    [
+        ("Ought zoos to be closed?", "Should zoos be closed?"),
+        ("Ought parents to limit screen time?", "Should parents limit screen time?"),
+    ],
+)
+def test_an_ought_question_is_read_as_its_should_question(question: str, same_as: str) -> None:
+    plan, should = parse_rules(question), parse_rules(same_as)
+    assert plan.intent == should.intent == "two_sided"
+    assert plan.aspects and not any("ought" in a.text.lower().split() for a in plan.aspects)
+    assert plan.claims == tuple(
+        c.replace("should not", "ought not to").replace("should", "ought to") for c in should.claims
+    )
