@@ -365,3 +365,46 @@ def test_an_ought_question_is_read_as_its_should_question(question: str, same_as
     assert plan.claims == tuple(
         c.replace("should not", "ought not to").replace("should", "ought to") for c in should.claims
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "root", "claims"),
+    [
+        (
+            "Give me the arguments for and against congestion charges",
+            "congestion charges",
+            (
+                "Congestion charges are beneficial overall.",
+                "Congestion charges are harmful overall.",
+            ),
+        ),
+        (
+            "Find evidence for and against acupuncture",
+            "acupuncture",
+            ("Acupuncture is beneficial overall.", "Acupuncture is harmful overall."),
+        ),
+        (
+            "What are the arguments for and against school vouchers?",
+            None,
+            ("School vouchers are beneficial overall.", "School vouchers are harmful overall."),
+        ),
+        (
+            "Explain the case for and against tariffs to a 10-year-old",
+            None,
+            ("Tariffs are beneficial overall.", "Tariffs are harmful overall."),
+        ),
+    ],
+)
+def test_arguments_for_and_against_ask_for_both_sides_not_for_one(
+    question: str, root: str | None, claims: tuple[str, str]
+) -> None:
+    """'arguments for' inside 'arguments for and against' is no pro perspective, and
+    the root keeps its topic whole ('What are the and against …' before)."""
+    plan = parse_rules(question)
+    assert plan.intent == "two_sided"
+    assert not [p for p in plan.perspectives if p.side is not None]
+    if root is not None:
+        assert plan.root_query == root
+    assert " the and " not in plan.root_query
+    assert not plan.root_query.rstrip("?").endswith((" to", " for"))
+    assert plan.claims == claims

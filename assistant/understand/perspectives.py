@@ -178,6 +178,15 @@ def _find_request(q: str) -> _Found | None:
         sp = _STANCE_PREP.match(q, noun.end()) or _STANCE_PREP.match(q, _skip_det(q, noun.end()))
         if sp and sp.group(0).strip().lower() == "for" and _AUDIENCE_AFTER.match(q, sp.end()):
             sp = None  # "articles for beginners" names an audience, not a side
+        both = (
+            _BOTH_FACETS.match(q, sp.start() + len(sp.group(0)) - len(sp.group(0).lstrip()))
+            if sp
+            else None
+        )
+        if both:  # "give me the arguments for and against <topic>": both sides, no perspective
+            rs, re_ = _trim(q, both.end(), len(q))
+            if re_ > rs:
+                return _Found([], (rs, re_), True)
         if sp:
             ps, pe = _trim(q, body_start, sp.end())
             rs, re_ = _trim(q, sp.end(), len(q))
@@ -216,7 +225,11 @@ def _perspective(q: str, span: tuple[int, int]) -> QueryPerspective:
 def _find_inline(q: str) -> list[QueryPerspective]:
     """Viewpoint phrases inside an ordinary question."""
     out: list[QueryPerspective] = []
+    # "arguments for and against X" asks for both sides: its "arguments for" is no side
+    both = [b.span() for b in _BOTH_FACETS.finditer(q)]
     for m in _EVIDENCE_STANCE.finditer(q):
+        if any(m.start() < e and s < m.end() for s, e in both):
+            continue
         span = _trim(q, m.start(), m.end())
         cue = m.group("cue").lower()
         side: Side = "con" if _CON.search(cue) else "pro"

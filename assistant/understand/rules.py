@@ -183,6 +183,10 @@ def _only_constraints(q: str, p: QueryPerspective, con_spans: list[tuple[int, in
     return all(w in VOCAB.grammar.aspect_stopwords or w in VOCAB.requests.doc_nouns for w in rest)
 
 
+# a preposition left at the end of a piece of the question whose next phrase was cut
+_CUT_PREPOSITION = re.compile(r"\s+(?:to|for)\s*$", re.I)
+
+
 def _root_text(
     q: str,
     root: tuple[int, int],
@@ -196,7 +200,8 @@ def _root_text(
     pos = root[0]
     for s, e in sorted(c for c in cut if c[1] > root[0] and c[0] < root[1]):
         if s > pos:
-            pieces.append(q[pos:s])
+            # the preposition of a phrase cut out goes with it ("explain X to | a 9-year-old")
+            pieces.append(_CUT_PREPOSITION.sub("", q[pos:s]))
         pos = max(pos, e)
     if pos < root[1]:
         pieces.append(q[pos : root[1]])
