@@ -178,11 +178,7 @@ def _find_request(q: str) -> _Found | None:
         sp = _STANCE_PREP.match(q, noun.end()) or _STANCE_PREP.match(q, _skip_det(q, noun.end()))
         if sp and sp.group(0).strip().lower() == "for" and _AUDIENCE_AFTER.match(q, sp.end()):
             sp = None  # "articles for beginners" names an audience, not a side
-        both = (
-            _BOTH_FACETS.match(q, sp.start() + len(sp.group(0)) - len(sp.group(0).lstrip()))
-            if sp
-            else None
-        )
+        both = _BOTH_FACETS.match(q, _trim(q, sp.start(), sp.end())[0]) if sp else None
         if both:  # "give me the arguments for and against <topic>": both sides, no perspective
             rs, re_ = _trim(q, both.end(), len(q))
             if re_ > rs:
