@@ -327,3 +327,16 @@ def test_a_line_opening_on_a_stop_joins_the_line_before() -> None:
         "homes. In 2006, the agency proposed a ban."
     )
     assert any(line.startswith("... and an ellipsis") for line in lines)
+
+
+def test_a_page_is_titled_by_its_open_graph_title_not_the_site_name() -> None:
+    # 29 of the 208 saved debate pages have the site's name as <title>; og:title names the page
+    page = (
+        "<html><head><title>International Debate Education Association (IDEA)</title>"
+        '<meta property="og:title" content="This House would disband ASEAN" /></head>'
+        "<body><article><p>ASEAN was founded in 1967 by five states of the region.</p>"
+        "</article></body></html>"
+    )
+    assert html_to_text(page)[0] == "This House would disband ASEAN"
+    no_og = page.replace("og:title", "og:description")
+    assert html_to_text(no_og)[0] == "International Debate Education Association (IDEA)"
