@@ -425,6 +425,7 @@ class Pipeline:
             stance=draft.stance,
             stance_min=options.stance_min_confidence,
             passage_stance=draft.passage_stance,
+            unit_stance=draft.unit_stance,
         )
         summary.balance = balance_report(
             summary,

@@ -218,3 +218,47 @@ def test_the_stance_budget_reads_every_best_passage_then_the_best_ranked_documen
     # in document order, whatever the scores
     assert [p.passage_id for p in read[0]] == [10, 11, 12, 13]
     assert [len(r) for r in _passages_to_judge(docs, 2)] == [1, 1, 1]  # never below one each
+
+
+def _paragraph(sentence: str, filler: str) -> str:
+    """``sentence`` padded to a paragraph (>= PARAGRAPH_WORDS words) with ``filler``."""
+    return " ".join([sentence, *([filler] * 4)])
+
+
+@pytest.mark.parametrize("unit", ["paragraph", "passage"])
+def test_a_passage_holding_a_point_and_its_counter_takes_both_sides_paragraph_by_paragraph(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+    unit: str,
+) -> None:
+    # the chunker packs sentences across paragraphs, so one passage of a debate page
+    # often holds a point and the counter that rebuts it; judged whole it took one side
+    point = _paragraph(PRO, "Residents reported cleaner air and quieter streets in the survey.")
+    counter = _paragraph(CON, "Traders said footfall fell and several family shops shut.")
+    text = f"Point: the case for a ban\n{point}\n{counter}"
+    stance = ScriptedStance({PRO: (0.9, 0.05, 0.05), CON: (0.06, 0.9, 0.04)})
+    page = _doc("debate-page", 1, [text], 10)
+    opts = SummaryOptions(groups=1, stance_unit=unit)  # type: ignore[arg-type]
+    draft = summarize(plan, [page], embedder, opts, stance=stance)
+    if unit == "passage":
+        assert stance.asked == [[text]]
+        assert draft.doc_sides == {"debate-page": "pro"}
+        return
+    # the heading goes with the paragraph after it; each paragraph is judged alone
+    assert stance.asked == [[f"Point: the case for a ban\n{point}", counter]]
+    summary, report = verify_summary(
+        draft.summary,
+        draft.docs,
+        embedder,
+        sentence_vecs=draft.sentence_vecs,
+        stance=draft.stance,
+        passage_stance=draft.passage_stance,
+        unit_stance=draft.unit_stance,
+    )
+    quotes = {
+        c.side: [r.quote for p in c.perspectives for r in p.references] for c in summary.claims
+    }
+    assert len(quotes["pro"]) == 1 and quotes["pro"][0] in point, report.removed
+    assert len(quotes["con"]) == 1 and quotes["con"][0] in counter, report.removed
+    refs = [r for c in summary.claims for p in c.perspectives for r in p.references]
+    assert sorted(r.stance for r in refs) == [0.9, 0.9]  # each its own paragraph's probability

@@ -91,6 +91,7 @@ from assistant.retrieval.fusion import (
     round_robin,
 )
 from assistant.retrieval.pap import Projection
+from assistant.stance.units import StanceUnit, judged_parts
 
 Mode = Literal["dense", "bm25", "hybrid", "sphere"]
 MODES: tuple[str, ...] = ("dense", "bm25", "hybrid", "sphere")
@@ -132,6 +133,9 @@ class SphereParams:
     stance_docs: int = 20
     # ... when its probability for the side reaches this; else the claim margin decides
     stance_min_confidence: float = STANCE_MIN_CONFIDENCE
+    # the parts of a passage the stance model judges apart (the summarizer's, so its
+    # cache serves both: assistant.stance.units)
+    stance_unit: StanceUnit = "paragraph"
 
 
 def params_from_settings(settings: RetrievalSettings) -> SphereParams:
@@ -654,7 +658,8 @@ class Retriever:
 
         The ``stance_docs`` kept documents most relevant to the topic (their own
         score) are judged from their best passage against the two side texts
-        (:meth:`~assistant.stance.model.StanceModel.judge_documents`);
+        (:meth:`~assistant.stance.model.StanceModel.judge_documents`), paragraph
+        by paragraph as the summarizer reads it (:mod:`assistant.stance.units`);
         where the model's probability for a claim reaches ``stance_min_confidence``
         the document goes to that side, overriding the claim margin. In place on
         ``side_of``; returns pool document index → {"side", "p"} for the hits.
@@ -669,7 +674,10 @@ class Retriever:
         pids = pool.pids[best[top]].tolist()
         texts = self.index.passage_texts(pids)
         passage = [texts.get(int(pid), "") for pid in pids]
-        docs = [[t] if t.strip() else [] for t in passage]
+        docs = [
+            [t[s:e] for s, e in judged_parts(t, p.stance_unit)] if t.strip() else []
+            for t in passage
+        ]
         claims = (pq.sides["pro"][0], pq.sides["con"][0])
         question = plan.claims_question() or pq.topic[0]
         judged = self.stance.judge_documents(question, claims, docs)

@@ -16,6 +16,7 @@ MIN_WORDS = 4
 # longer "sentences" are run-on text (a line with no full stop): 1,000 characters is
 # about 170 words, far past the stance model's sentence window
 MAX_SENTENCE_CHARS = 1000
+Judgement = tuple[float, float, float]
 
 
 @dataclass
@@ -75,6 +76,23 @@ def sentence_spans(text: str, *, min_words: int = MIN_WORDS) -> list[tuple[int, 
     for line in lines:
         out.extend(_cut(text, s, e) for s, e in _join_short(text, line, min_words))
     return out
+
+
+def judgement_at(
+    passage_stance: dict[int, Judgement],
+    unit_stance: dict[tuple[int, int], Judgement],
+    passage_id: int,
+    start: int,
+) -> Judgement | None:
+    """The stance model's own reading of the passage part that holds a quote.
+
+    ``unit_stance`` maps (passage id, sentence start) to the judgement of the
+    paragraph holding that sentence, for passages judged paragraph by paragraph
+    (:func:`paragraph_units`); ``passage_stance`` maps a passage judged whole to
+    its judgement. ``None``: the stance model did not read that passage.
+    """
+    got = unit_stance.get((passage_id, start))
+    return got if got is not None else passage_stance.get(passage_id)
 
 
 def _join_short(text: str, line: list[tuple[int, int]], min_words: int) -> list[tuple[int, int]]:

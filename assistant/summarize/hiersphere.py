@@ -34,6 +34,7 @@ import hashlib
 import json
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -51,7 +52,13 @@ from assistant.models import (
     Summary,
     SummaryPerspective,
 )
-from assistant.summarize.evidence import Sentence, SourceDoc, split_passages
+from assistant.stance.units import StanceUnit, judged_parts
+from assistant.summarize.evidence import (
+    Sentence,
+    SourceDoc,
+    judgement_at,
+    split_passages,
+)
 
 SIDES: tuple[Side, Side] = ("pro", "con")
 SummaryPath = Literal["deterministic", "model"]
@@ -104,6 +111,10 @@ class SummaryOptions:
     # then further passages of the best-ranked documents while this many allow (the
     # cost of an answer follows what was retrieved, not how long the documents are)
     stance_passages: int = 30
+    # what the stance model judges within a read passage: "paragraph" (each paragraph
+    # apart, so a passage holding a point and its counter takes both sides) or
+    # "passage" (whole, as before; kept so the evaluation can rerun it)
+    stance_unit: StanceUnit = "paragraph"
 
 
 @dataclass
@@ -166,6 +177,9 @@ class Draft:
     # the documents as summarized (with a stance model: only the passages it judged,
     # judged_passages_only); ``sentence_vecs`` are their sentences' vectors, in order
     docs: list[SourceDoc] = field(default_factory=list)
+    # (passage id, sentence start) -> its paragraph's judgement, for passages judged
+    # paragraph by paragraph (evidence.judgement_at reads both)
+    unit_stance: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- grouping
@@ -282,6 +296,9 @@ class _Prepared:
     unclear: list[str] = field(default_factory=list)
     # passage id -> the passage's own (P(pro), P(con), P(neither))
     passage_stance: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    # (passage id, sentence start) -> the judgement of the paragraph holding that
+    # sentence, where a passage was judged paragraph by paragraph
+    unit_stance: dict[tuple[int, int], tuple[float, float, float]] = field(default_factory=dict)
     # doc id -> the sides it is cited under, its main side first (a page that argues
     # both claims, passage by passage, has both); (doc id, side) -> its evidence sentence
     # and the sentences that side may quote (those of the passages arguing it)
@@ -295,6 +312,12 @@ class _Prepared:
             return self.side_sets[doc_id]
         side = self.sides.get(doc_id)
         return [side] if side is not None else []
+
+    def judged_at(self, ev: Sentence | None) -> tuple[float, float, float] | None:
+        """The stance model's own reading of the passage part holding ``ev`` (None: unread)."""
+        if ev is None:
+            return None
+        return judgement_at(self.passage_stance, self.unit_stance, ev.passage_id, ev.start)
 
     def evidence_of(self, doc_id: str, side: Side) -> int:
         return self.evidence_at.get((doc_id, side), self.evidence[doc_id])
@@ -404,12 +427,15 @@ def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: Summary
     """Sides and evidence sentences from the stance model, in place on ``prep``.
 
     Each document is judged from its passages (the retrieved ones,
-    :meth:`~assistant.stance.model.StanceModel.judge_documents`): every passage
-    gets its own side, the document one from all of them. A document goes under
-    each claim that one of its passages takes with at least
+    :meth:`~assistant.stance.model.StanceModel.judge_documents`), each passage
+    paragraph by paragraph (``options.stance_unit``,
+    :func:`~assistant.stance.units.judged_parts`):
+    every paragraph gets its own side, the document one from all of them. A
+    document goes under each claim that one of its paragraphs takes with at least
     ``stance_min_confidence`` — so a page that argues both sides is cited under
-    both, each side quoting its own passages — or, when no passage is that sure,
-    under the claim the document as a whole takes with that confidence.
+    both, each side quoting the sentences of its own paragraphs — or, when none
+    is that sure, under the claim the document as a whole takes with that
+    confidence.
     Otherwise it is not cited: it "takes no side" (``prep.no_side``) when the
     model says neither, and its "side is unclear" (``prep.unclear``) when the model
     leans to a claim without reaching the confidence. A side's evidence sentence
@@ -421,32 +447,41 @@ def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: Summary
         return
     question = plan.claims_question()
     read = _passages_to_judge(judged_docs, options.stance_passages)
-    texts = [[p.text for p in ps] for ps in read]
+    unit = options.stance_unit
+    units = [[(p, s, e) for p in ps for s, e in judged_parts(p.text, unit)] for ps in read]
+    texts = [[p.text[s:e] for p, s, e in us] for us in units]
     results = stance.judge_documents(question, prep.claims, texts)
     need = options.stance_min_confidence
-    for d, ps, jd in zip(judged_docs, read, results, strict=True):
+    for d, us, jd in zip(judged_docs, units, results, strict=True):
         whole = jd.side
         prep.stance[d.doc_id] = whole.p
         pa, pb = max(whole.p[0], 1e-9), max(whole.p[1], 1e-9)
         prep.side_score[d.doc_id] = float(np.log(pa / pb))
-        by_side: dict[int, list[int]] = {0: [], 1: []}
-        for passage, pj in zip(ps, jd.passages, strict=True):
-            prep.passage_stance[passage.passage_id] = pj.p
+        parts = Counter(p.passage_id for p, _s, _e in us)
+        by_side: dict[int, set[int]] = {0: set(), 1: set()}
+        for (passage, s, e), pj in zip(us, jd.passages, strict=True):
+            pid = passage.passage_id
+            held = [
+                i for i, x in enumerate(d.sentences) if x.passage_id == pid and s <= x.start < e
+            ]
+            if parts[pid] == 1:
+                prep.passage_stance[pid] = pj.p
+            else:
+                prep.unit_stance.update({(pid, d.sentences[i].start): pj.p for i in held})
             if pj.side != 2 and pj.confidence >= need:
-                by_side[pj.side].append(passage.passage_id)
+                by_side[pj.side].update(held)
         if not by_side[0] and not by_side[1]:
             if whole.side == 2 or whole.confidence < need:
                 prep.sides.pop(d.doc_id, None)
                 (prep.no_side if whole.side == 2 else prep.unclear).append(d.doc_id)
                 continue
-            by_side[whole.side] = [p.passage_id for p in d.passages]
+            by_side[whole.side] = set(range(len(d.sentences)))
         order = sorted((k for k in (0, 1) if by_side[k]), key=lambda k: -whole.p[k])
         sides = [SIDES[k] for k in order]
         prep.side_sets[d.doc_id] = sides
         prep.sides[d.doc_id] = sides[0]
         for k in order:
-            allowed = {*by_side[k]}
-            idx = np.array([i for i, s in enumerate(d.sentences) if s.passage_id in allowed])
+            idx = np.array(sorted(by_side[k]), dtype=np.int64)
             if not len(idx):
                 idx = np.arange(len(d.sentences))
             prep.side_sentences[(d.doc_id, SIDES[k])] = idx
@@ -927,6 +962,7 @@ def summarize(
         list(prep.unclear),
         dict(prep.passage_stance),
         list(prep.docs),
+        dict(prep.unit_stance),
     )
 
 
@@ -961,10 +997,8 @@ def place_by_stance(final: list[Candidate], prep: _Prepared, options: SummaryOpt
 
 
 def _judged(prep: _Prepared, c: Candidate, doc_id: str) -> tuple[float, float, float]:
-    ev = c.evidence.get(doc_id)
-    if ev is not None and ev.passage_id in prep.passage_stance:
-        return prep.passage_stance[ev.passage_id]
-    return prep.stance[doc_id]
+    own = prep.judged_at(c.evidence.get(doc_id))
+    return own if own is not None else prep.stance[doc_id]
 
 
 def _reference_stance(
@@ -973,8 +1007,9 @@ def _reference_stance(
     """P(the claim it is cited under) of a reference: its quote's passage's own when that
     passage was judged, else the document's."""
     k = SIDES.index(side)
-    if ev is not None and ev.passage_id in prep.passage_stance:
-        return round(prep.passage_stance[ev.passage_id][k], 4)
+    own = prep.judged_at(ev)
+    if own is not None:
+        return round(own[k], 4)
     if doc_id in prep.stance:
         return round(prep.stance[doc_id][k], 4)
     return None

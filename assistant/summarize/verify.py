@@ -69,7 +69,7 @@ import numpy as np
 from assistant.errors import CancelledError, SphereError
 from assistant.index.lexical import fast_tokens
 from assistant.models import NO_EVIDENCE, ClaimSummary, Reference, Summary, SummaryPerspective
-from assistant.summarize.evidence import Sentence, SourceDoc
+from assistant.summarize.evidence import Sentence, SourceDoc, judgement_at
 from assistant.summarize.hiersphere import sentence_vectors
 
 _NORM = re.compile(r"[\s\"'“”‘’]+")
@@ -226,6 +226,7 @@ def verify_summary(
     stance: dict[str, tuple[float, float, float]] | None = None,
     stance_min: float = 0.5,
     passage_stance: dict[int, tuple[float, float, float]] | None = None,
+    unit_stance: dict[tuple[int, int], tuple[float, float, float]] | None = None,
 ) -> tuple[Summary, VerifyReport]:
     """A copy of ``summary`` with only verified references (see the module docstring).
 
@@ -236,6 +237,7 @@ def verify_summary(
     opts = options or VerifyOptions()
     judged = stance or {}
     by_passage = passage_stance or {}
+    by_unit = unit_stance or {}
     # ref, doc, claim index, from, P(that claim)
     to_move: list[tuple[Reference, SourceDoc, int, str, float]] = []
     pool = {d.doc_id: d for d in docs}
@@ -273,7 +275,9 @@ def verify_summary(
                 reason = ""
                 doc = pool.get(ref.doc_id)
                 side_p = _reference_judgement(
-                    by_passage.get(ref.passage_id), judged.get(ref.doc_id), stance_min
+                    judgement_at(by_passage, by_unit, ref.passage_id, ref.quote_start),
+                    judged.get(ref.doc_id),
+                    stance_min,
                 )
                 mine = 0 if claim.side == "pro" else 1
                 if doc is None:
@@ -337,7 +341,7 @@ def verify_summary(
         empty = sum(1 for p in c.perspectives if not p.references)
         report.dropped_perspectives += empty
         c.perspectives = [p for p in c.perspectives if p.references]
-    claims = _one_claim_per_document(claims, pool, report, by_passage, stance_min)
+    claims = _one_claim_per_document(claims, pool, report, by_passage, stance_min, by_unit)
     for c in claims:
         if not c.perspectives:
             c.note = NO_EVIDENCE
@@ -437,15 +441,17 @@ def _one_claim_per_document(
     report: VerifyReport,
     by_passage: dict[int, tuple[float, float, float]] | None = None,
     stance_min: float = 0.5,
+    by_unit: dict[tuple[int, int], tuple[float, float, float]] | None = None,
 ) -> list[ClaimSummary]:
     """Keep each document's references under one claim only, unless each quotes a
     passage the stance model places under its own claim (module docstring)."""
     if len(claims) < 2:
         return claims
     by_passage = by_passage or {}
+    by_unit = by_unit or {}
 
     def unit(r: Reference, ci: int) -> tuple[str, int]:
-        p = by_passage.get(r.passage_id)
+        p = judgement_at(by_passage, by_unit, r.passage_id, r.quote_start)
         if p is not None and p[ci] >= stance_min and p[ci] == max(p):
             return (r.doc_id, ci)  # this passage argues this claim: its own unit
         return (r.doc_id, -1)
