@@ -262,3 +262,34 @@ def test_a_passage_holding_a_point_and_its_counter_takes_both_sides_paragraph_by
     assert len(quotes["con"]) == 1 and quotes["con"][0] in counter, report.removed
     refs = [r for c in summary.claims for p in c.perspectives for r in p.references]
     assert sorted(r.stance for r in refs) == [0.9, 0.9]  # each its own paragraph's probability
+
+
+def test_a_rebuttal_is_quoted_by_its_own_sentence_not_the_claim_it_restates(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    # a counter-paragraph restates the point it rebuts; read alone, that restatement argues
+    # the other claim, so the paragraph is quoted by a sentence that argues its own
+    restated = "Supporters say banning cars from the centre cut air pollution by a third."
+    rebuttal = "In fact the shops closed and shoppers drove further to out-of-town malls."
+    stance = SentenceScriptedStance(
+        {restated: (0.1, 0.85, 0.05)},  # the paragraph as a whole argues B
+        {restated: (0.8, 0.15, 0.05), rebuttal: (0.1, 0.8, 0.1)},
+    )
+    page = _doc("counter-page", 1, [f"{restated} {rebuttal}"], 10)
+    opts = SummaryOptions(groups=1, claim_lean_weight=-5.0)  # rank the restatement first
+    draft = summarize(plan, [page], embedder, opts, stance=stance)
+    quotes = {
+        c.side: [r.quote for p in c.perspectives for r in p.references]
+        for c in draft.summary.claims
+    }
+    assert quotes == {"pro": [], "con": [rebuttal]}
+    assert stance.read_alone == [restated, rebuttal]
+    off = summarize(
+        plan,
+        [page],
+        embedder,
+        SummaryOptions(groups=1, claim_lean_weight=-5.0, quote_retries=0),
+        stance=stance,
+    )
+    assert off.unclear == ["counter-page"]  # as before: the side is not cited

@@ -115,6 +115,10 @@ class SummaryOptions:
     # apart, so a passage holding a point and its counter takes both sides) or
     # "passage" (whole, as before; kept so the evaluation can rerun it)
     stance_unit: StanceUnit = "paragraph"
+    # a side's quote that, read alone, argues the other claim is replaced by the first of
+    # its next this many sentences (best first) that leans to its own; a bound on the
+    # sentences read again, not tuned
+    quote_retries: int = 4
 
 
 @dataclass
@@ -502,10 +506,13 @@ def _quotes_that_argue_their_claim(
     its passage leaned that way. Each side's evidence sentence
     (``prep.evidence_at``) is read alone
     (:meth:`~assistant.stance.model.StanceModel.sentence_sides`); one that the
-    model puts under the other claim with ``stance_min_confidence`` means its two
-    readings disagree, so neither is trusted and that side is not cited (rather
-    than looking for a weaker sentence that fits); a document left with no side
-    is "side unclear". In place on ``prep``.
+    model puts under the other claim with ``stance_min_confidence`` is not quoted
+    there. A paragraph that rebuts the other side often restates it first, and the
+    sentence nearest the question by embeddings is then the restatement: that
+    side's next ``quote_retries`` sentences, best first, are read alone too, and
+    the first that leans to the side's claim, without arguing the other, is
+    quoted instead. A side with none is not cited (the two readings disagree); a
+    document left with no side is "side unclear". In place on ``prep``.
     """
     if not hasattr(stance, "sentence_sides") or not prep.evidence_at:
         return
@@ -519,9 +526,35 @@ def _quotes_that_argue_their_claim(
     refused = [
         (doc_id, side)
         for (doc_id, side), j in zip(keys, judged, strict=True)
-        if j.p[1 - SIDES.index(side)] >= need
-        and j.p[1 - SIDES.index(side)] > j.p[SIDES.index(side)]
+        if _argues_other(j.p, side, need)
     ]
+    # a refused side reads its next sentences alone, best first: the first one that leans
+    # to its claim and does not argue the other is quoted instead
+    retry = [
+        (key, i)
+        for key in refused
+        for i in _side_ranking(
+            prep,
+            by_id[key[0]],
+            prep.side_sentences[key],
+            SIDES.index(key[1]),
+            options,
+        )[1 : 1 + options.quote_retries]
+    ]
+    again = (
+        stance.sentence_sides(
+            question, prep.claims, [by_id[doc_id].sentences[i].text for (doc_id, _s), i in retry]
+        )
+        if retry
+        else []
+    )
+    for (key, i), j in zip(retry, again, strict=True):
+        k = SIDES.index(key[1])
+        if key in refused and j.p[k] > j.p[1 - k] and not _argues_other(j.p, key[1], need):
+            refused.remove(key)
+            prep.evidence_at[key] = i
+            if prep.side_sets[key[0]][0] == key[1]:
+                prep.evidence[key[0]] = i
     for doc_id, side in refused:
         left = [s for s in prep.side_sets.get(doc_id, []) if s != side]
         prep.side_sentences.pop((doc_id, side), None)
@@ -536,6 +569,12 @@ def _quotes_that_argue_their_claim(
                 prep.unclear.append(doc_id)
             continue
         prep.evidence[doc_id] = prep.evidence_at[(doc_id, left[0])]
+
+
+def _argues_other(p: tuple[float, float, float], side: Side, need: float) -> bool:
+    """Whether a sentence judged ``p`` argues the claim other than ``side``'s."""
+    other = p[1 - SIDES.index(side)]
+    return other >= need and other > p[SIDES.index(side)]
 
 
 def _passages_to_judge(docs: Sequence[SourceDoc], budget: int) -> list[list[Any]]:
@@ -580,7 +619,15 @@ def judged_passages_only(docs: Sequence[SourceDoc], budget: int) -> list[SourceD
 def _side_evidence(
     prep: _Prepared, d: SourceDoc, idx: np.ndarray, k: int, options: SummaryOptions
 ) -> int:
-    """The evidence sentence of document ``d`` for claim ``k`` among sentences ``idx``:
+    """The evidence sentence of document ``d`` for claim ``k`` among sentences ``idx``
+    (the best of :func:`_side_ranking`)."""
+    return _side_ranking(prep, d, idx, k, options)[0]
+
+
+def _side_ranking(
+    prep: _Prepared, d: SourceDoc, idx: np.ndarray, k: int, options: SummaryOptions
+) -> list[int]:
+    """Sentences ``idx`` of document ``d`` as evidence for claim ``k``, best first:
     w·relevance + (1 − w)·centrality − shape penalty, plus ``claim_lean_weight`` ×
     (cos to claim k − cos to the other claim)."""
     sv = prep.sent_vecs[d.doc_id]
@@ -593,7 +640,7 @@ def _side_evidence(
     shape = np.array([_shape_penalty(s.text) for s in d.sentences])
     lean = sv @ prep.claim_vecs[k] - sv @ prep.claim_vecs[1 - k]
     score = w * rel + (1 - w) * cent - shape + options.claim_lean_weight * lean
-    return int(idx[int(np.argmax(score[idx]))])
+    return [int(idx[i]) for i in np.argsort(-score[idx], kind="stable")]
 
 
 def _shape_penalty(sentence: str) -> float:
