@@ -340,3 +340,21 @@ def test_a_page_is_titled_by_its_open_graph_title_not_the_site_name() -> None:
     assert html_to_text(page)[0] == "This House would disband ASEAN"
     no_og = page.replace("og:title", "og:description")
     assert html_to_text(no_og)[0] == "International Debate Education Association (IDEA)"
+
+
+def test_reference_entries_without_a_link_are_furniture_and_numbered_points_are_not() -> None:
+    # a debate page's endnotes under an argument: no brackets, no link (74 such lines on
+    # the 208 saved debate pages; one was quoted as a perspective)
+    notes = [
+        "1 Ide, M. Google Says Online Advertising Could be Worth Over $200 billion in a few years.",
+        "2Pakko, Michael R., 'Clearing the Haze? New Evidence on Smoking Bans', 2005",
+        '3 Faunce, Thomas. 2004. "The Awful Truth About Evergreening". The Age. Available:',
+    ]
+    kept = [
+        "Advertising pays for the free services that people use every day.",
+        "2 Cost, Equality and Focus are the reasons the committee gave for its decision.",
+        "1. Mental health: heavy use is linked to anxiety, depression and poor sleep.",
+    ]
+    body = "".join(f"<p>{t}</p>" for t in kept + notes)
+    page = f"<html><head><title>T</title></head><body><article>{body}</article></body></html>"
+    assert html_to_text(page)[1].split("\n") == kept

@@ -45,6 +45,13 @@ _NOTE_ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\^?\d{1,3}[.)]?)\s")
 # a counter: "- 34992 reads", "1,204 views" (the word is checked against counter_words)
 _COUNTER = re.compile(r"^[-–•·|]?\s*\d[\d,.\s]*\s([A-Za-z]+)$")
 _ENDNOTE = re.compile(r"^\[(?:\d{1,3}|[ivxIVX]{1,5})\]\s*\S")
+# a reference-list entry with no brackets and no link: a note number, then an author in
+# citation form, "Surname, I." ("1 Ide, M. Google Says …") or "Surname, Given" with a
+# quoted title or a year after it ("2Pakko, Michael R., 'Clearing the Haze? …'")
+_CITATION = re.compile(
+    r"^\s*\^?\d{1,3}\s?[A-Z][\w'’\-]+,\s+(?:(?P<initial>[A-Z]\.)|[A-Z][\w'’\-]+)"
+)
+_CITES = re.compile(r"[\"'‘’“”]|\b(?:1[5-9]|20)\d\d\b")
 
 
 @cache
@@ -222,7 +229,16 @@ def _is_furniture(line: str, f: dict[str, Any]) -> bool:
     if counter and counter.group(1).lower() in f["counters"]:
         return True
     # a numbered reference entry with a link: "1 Appleton, J., 'Art', http://…"
-    return bool(_NOTE_ENTRY.match(line) and _URL.search(line))
+    if _NOTE_ENTRY.match(line) and _URL.search(line):
+        return True
+    return _is_citation(line)
+
+
+def _is_citation(line: str) -> bool:
+    m = _CITATION.match(line)
+    if m is None:
+        return False
+    return m.group("initial") is not None or bool(_CITES.search(line, m.end()))
 
 
 def body_text(html: str) -> str:
