@@ -13,7 +13,8 @@ from assistant.models import Passage, QueryPlan
 from assistant.stance.model import DocumentJudgement, SideJudgement
 from assistant.summarize.balance import balance_report
 from assistant.summarize.evidence import SourceDoc, split_passages
-from assistant.summarize.hiersphere import SummaryOptions, _passages_to_judge, summarize
+from assistant.summarize.hiersphere import SummaryOptions, summarize
+from assistant.summarize.sides import _passages_to_judge
 from assistant.summarize.verify import verify_summary
 
 QUESTION = "Should cities ban cars from their centres?"

@@ -34,12 +34,11 @@ from assistant.summarize.evidence import (
 from assistant.summarize.hiersphere import (
     Candidate,
     LocalSummary,
+    Prepared,
     SummaryOptions,
-    _Prepared,
     attach_support,
     condense,
     editorial_deterministic,
-    judged_passages_only,
     make_groups,
     prepare,
     sentence_vectors,
@@ -47,6 +46,7 @@ from assistant.summarize.hiersphere import (
     summarize,
     tighten_schema,
 )
+from assistant.summarize.sides import judged_passages_only
 from assistant.summarize.verify import verify_summary
 
 DOCS = [
@@ -217,8 +217,8 @@ def test_editorial_merge_unites_references_of_equal_perspectives() -> None:
     assert [m.doc_ids for m in capped if m.side == "con"] == [["d3"]]
 
 
-def _prepared(sides: dict[str, str], vecs: dict[str, list[list[float]]]) -> _Prepared:
-    return _Prepared(
+def _prepared(sides: dict[str, str], vecs: dict[str, list[list[float]]]) -> Prepared:
+    return Prepared(
         docs=[],
         claims=("a", "b"),
         claim_vecs=np.zeros((2, 2)),

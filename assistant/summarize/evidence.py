@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from assistant.models import DocumentHit, Passage, Side
 
 MIN_WORDS = 4
@@ -171,3 +173,20 @@ def pool_documents(hits: dict[str, list[DocumentHit]], limit: int) -> list[Sourc
                 d.score = max(d.score, float(h.score))
             d.side_ranks.setdefault(side, i + 1)
     return [docs[k] for k in order[:limit]]
+
+
+def unit_rows(v: np.ndarray) -> np.ndarray:
+    """Each row of ``v`` scaled to unit length (a zero row stays zero)."""
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    return v / np.maximum(n, 1e-12)
+
+
+def shape_penalty(sentence: str) -> float:
+    """Sentences that make poor perspectives: questions and fragments (score penalty)."""
+    words = len(sentence.split())
+    penalty = 0.0
+    if sentence.rstrip(" \"'”’)").endswith("?"):
+        penalty += 0.2
+    if words < 6:
+        penalty += 0.1
+    return penalty

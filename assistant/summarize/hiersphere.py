@@ -34,9 +34,8 @@ import hashlib
 import json
 import re
 import threading
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -52,13 +51,15 @@ from assistant.models import (
     Summary,
     SummaryPerspective,
 )
-from assistant.stance.units import StanceUnit, judged_parts
+from assistant.stance.units import StanceUnit
 from assistant.summarize.evidence import (
     Sentence,
     SourceDoc,
     judgement_at,
-    split_passages,
+    shape_penalty,
+    unit_rows,
 )
+from assistant.summarize.sides import judged_passages_only, place_by_stance, stance_sides
 
 SIDES: tuple[Side, Side] = ("pro", "con")
 SummaryPath = Literal["deterministic", "model"]
@@ -236,11 +237,6 @@ def first_sentence(text: str, max_chars: int = 300) -> str:
     return t[:max_chars].strip()
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
-    n = np.linalg.norm(v, axis=-1, keepdims=True)
-    return v / np.maximum(n, 1e-12)
-
-
 # --------------------------------------------------------------------------- stance
 
 
@@ -279,7 +275,7 @@ def retrieval_side(doc: SourceDoc) -> float:
 
 
 @dataclass
-class _Prepared:
+class Prepared:
     """Embeddings of the question, claims and every sentence of the pool."""
 
     docs: list[SourceDoc]
@@ -353,7 +349,7 @@ def sentence_vectors(
     else:
         vecs = [embedder.encode(g) for g in groups]
     for key, v in zip(todo, vecs, strict=True):
-        cache[key] = _unit(np.asarray(v, dtype=np.float32))
+        cache[key] = unit_rows(np.asarray(v, dtype=np.float32))
     return {d.doc_id: cache[keys[d.doc_id]] for d in docs}
 
 
@@ -379,7 +375,7 @@ def prepare(
     options: SummaryOptions,
     sentence_cache: dict[str, np.ndarray] | None = None,
     stance: Any = None,
-) -> _Prepared:
+) -> Prepared:
     """Embed sentences, pick each document's evidence sentence and side.
 
     ``sentence_cache`` (doc id -> unit sentence vectors) is read and filled, so a
@@ -388,10 +384,10 @@ def prepare(
     (:func:`stance_sides`); without one, from the claim margin below.
     """
     claims = claims_of(plan)
-    vecs = _unit(
+    vecs = unit_rows(
         np.asarray(embedder.encode([plan.root_query or plan.question, *claims]), np.float32)
     )
-    prep = _Prepared(
+    prep = Prepared(
         docs=list(docs),
         claims=claims,
         claim_vecs=vecs[1:3],
@@ -407,8 +403,8 @@ def prepare(
         to_query = sv @ prep.query_vec
         prep.relevance[d.doc_id] = float(to_query.max())
         rel = np.max(np.stack([to_query, sv @ prep.claim_vecs[0], sv @ prep.claim_vecs[1]]), axis=0)
-        cent = sv @ _unit(sv.mean(axis=0))
-        shape = np.array([_shape_penalty(s.text) for s in d.sentences])
+        cent = sv @ unit_rows(sv.mean(axis=0))
+        shape = np.array([shape_penalty(s.text) for s in d.sentences])
         prep.evidence[d.doc_id] = int(np.argmax(w * rel + (1 - w) * cent - shape))
         diff = sv @ prep.claim_vecs[0] - sv @ prep.claim_vecs[1]
         diffs.append(float(diff[np.argmax(np.abs(diff))]))
@@ -425,233 +421,6 @@ def prepare(
         gate = max(options.relevance_floor, options.relevance_ratio * max(prep.relevance.values()))
         prep.off_topic = [k for k, v in prep.relevance.items() if v < gate]
     return prep
-
-
-def stance_sides(prep: _Prepared, plan: QueryPlan, stance: Any, options: SummaryOptions) -> None:
-    """Sides and evidence sentences from the stance model, in place on ``prep``.
-
-    Each document is judged from its passages (the retrieved ones,
-    :meth:`~assistant.stance.model.StanceModel.judge_documents`), each passage
-    paragraph by paragraph (``options.stance_unit``,
-    :func:`~assistant.stance.units.judged_parts`):
-    every paragraph gets its own side, the document one from all of them. A
-    document goes under each claim that one of its paragraphs takes with at least
-    ``stance_min_confidence`` — so a page that argues both sides is cited under
-    both, each side quoting the sentences of its own paragraphs — or, when none
-    is that sure, under the claim the document as a whole takes with that
-    confidence.
-    Otherwise it is not cited: it "takes no side" (``prep.no_side``) when the
-    model says neither, and its "side is unclear" (``prep.unclear``) when the model
-    leans to a claim without reaching the confidence. A side's evidence sentence
-    is the most relevant and central sentence of its passages that also leans to
-    its claim (:func:`_side_evidence`).
-    """
-    judged_docs = [d for d in prep.docs if len(prep.sent_vecs.get(d.doc_id, ())) > 0]
-    if not judged_docs:
-        return
-    question = plan.claims_question()
-    read = _passages_to_judge(judged_docs, options.stance_passages)
-    unit = options.stance_unit
-    units = [[(p, s, e) for p in ps for s, e in judged_parts(p.text, unit)] for ps in read]
-    texts = [[p.text[s:e] for p, s, e in us] for us in units]
-    results = stance.judge_documents(question, prep.claims, texts)
-    need = options.stance_min_confidence
-    for d, us, jd in zip(judged_docs, units, results, strict=True):
-        whole = jd.side
-        prep.stance[d.doc_id] = whole.p
-        pa, pb = max(whole.p[0], 1e-9), max(whole.p[1], 1e-9)
-        prep.side_score[d.doc_id] = float(np.log(pa / pb))
-        parts = Counter(p.passage_id for p, _s, _e in us)
-        by_side: dict[int, set[int]] = {0: set(), 1: set()}
-        for (passage, s, e), pj in zip(us, jd.passages, strict=True):
-            pid = passage.passage_id
-            held = [
-                i for i, x in enumerate(d.sentences) if x.passage_id == pid and s <= x.start < e
-            ]
-            if parts[pid] == 1:
-                prep.passage_stance[pid] = pj.p
-            else:
-                prep.unit_stance.update({(pid, d.sentences[i].start): pj.p for i in held})
-            if pj.side != 2 and pj.confidence >= need:
-                by_side[pj.side].update(held)
-        if not by_side[0] and not by_side[1]:
-            if whole.side == 2 or whole.confidence < need:
-                prep.sides.pop(d.doc_id, None)
-                (prep.no_side if whole.side == 2 else prep.unclear).append(d.doc_id)
-                continue
-            by_side[whole.side] = set(range(len(d.sentences)))
-        order = sorted((k for k in (0, 1) if by_side[k]), key=lambda k: -whole.p[k])
-        sides = [SIDES[k] for k in order]
-        prep.side_sets[d.doc_id] = sides
-        prep.sides[d.doc_id] = sides[0]
-        for k in order:
-            idx = np.array(sorted(by_side[k]), dtype=np.int64)
-            if not len(idx):
-                idx = np.arange(len(d.sentences))
-            prep.side_sentences[(d.doc_id, SIDES[k])] = idx
-            prep.evidence_at[(d.doc_id, SIDES[k])] = _side_evidence(prep, d, idx, k, options)
-        prep.evidence[d.doc_id] = prep.evidence_at[(d.doc_id, sides[0])]
-    _quotes_that_argue_their_claim(prep, question, stance, options)
-
-
-def _quotes_that_argue_their_claim(
-    prep: _Prepared, question: str, stance: Any, options: SummaryOptions
-) -> None:
-    """A quote stands under a claim only if, read alone, it does not argue the other.
-
-    A passage's side is the model's reading of the whole passage, and the evidence
-    sentence is picked from it by embeddings, which place "X" and "not X" close
-    together: on the real folder "libffi is not completely thread-safe." was
-    quoted under "Libffi is safe to use from several threads at once." because
-    its passage leaned that way. Each side's evidence sentence
-    (``prep.evidence_at``) is read alone
-    (:meth:`~assistant.stance.model.StanceModel.sentence_sides`); one that the
-    model puts under the other claim with ``stance_min_confidence`` is not quoted
-    there. A paragraph that rebuts the other side often restates it first, and the
-    sentence nearest the question by embeddings is then the restatement: that
-    side's next ``quote_retries`` sentences, best first, are read alone too, and
-    the first that leans to the side's claim, without arguing the other, is
-    quoted instead. A side with none is not cited (the two readings disagree); a
-    document left with no side is "side unclear". In place on ``prep``.
-    """
-    if not hasattr(stance, "sentence_sides") or not prep.evidence_at:
-        return
-    need = options.stance_min_confidence
-    by_id = {d.doc_id: d for d in prep.docs}
-    keys = list(prep.evidence_at)
-    texts = [
-        by_id[doc_id].sentences[prep.evidence_at[(doc_id, side)]].text for doc_id, side in keys
-    ]
-    judged = stance.sentence_sides(question, prep.claims, texts)
-    refused = [
-        (doc_id, side)
-        for (doc_id, side), j in zip(keys, judged, strict=True)
-        if _argues_other(j.p, side, need)
-    ]
-    # a refused side reads its next sentences alone, best first: the first one that leans
-    # to its claim and does not argue the other is quoted instead
-    retry = [
-        (key, i)
-        for key in refused
-        for i in _side_ranking(
-            prep,
-            by_id[key[0]],
-            prep.side_sentences[key],
-            SIDES.index(key[1]),
-            options,
-        )[1 : 1 + options.quote_retries]
-    ]
-    again = (
-        stance.sentence_sides(
-            question, prep.claims, [by_id[doc_id].sentences[i].text for (doc_id, _s), i in retry]
-        )
-        if retry
-        else []
-    )
-    for (key, i), j in zip(retry, again, strict=True):
-        k = SIDES.index(key[1])
-        if key in refused and j.p[k] > j.p[1 - k] and not _argues_other(j.p, key[1], need):
-            refused.remove(key)
-            prep.evidence_at[key] = i
-            if prep.side_sets[key[0]][0] == key[1]:
-                prep.evidence[key[0]] = i
-    for doc_id, side in refused:
-        left = [s for s in prep.side_sets.get(doc_id, []) if s != side]
-        prep.side_sentences.pop((doc_id, side), None)
-        prep.evidence_at.pop((doc_id, side), None)
-        if left:
-            prep.side_sets[doc_id] = left
-            prep.sides[doc_id] = left[0]
-        else:
-            prep.side_sets.pop(doc_id, None)
-            prep.sides.pop(doc_id, None)
-            if doc_id not in prep.unclear:
-                prep.unclear.append(doc_id)
-            continue
-        prep.evidence[doc_id] = prep.evidence_at[(doc_id, left[0])]
-
-
-def _argues_other(p: tuple[float, float, float], side: Side, need: float) -> bool:
-    """Whether a sentence judged ``p`` argues the claim other than ``side``'s."""
-    other = p[1 - SIDES.index(side)]
-    return other >= need and other > p[SIDES.index(side)]
-
-
-def _passages_to_judge(docs: Sequence[SourceDoc], budget: int) -> list[list[Any]]:
-    """Each document's passages the stance model reads, in document order: its best
-    (highest retrieval score) for every document, then its further passages, best
-    first, for the best-ranked documents while ``budget`` passages in all allow."""
-
-    def by_score(d: SourceDoc) -> list[Any]:
-        return sorted(d.passages, key=lambda p: -d.passage_scores.get(p.passage_id, 0.0))
-
-    chosen = [by_score(d)[:1] for d in docs]
-    left = budget - sum(len(c) for c in chosen)
-    for d, c in sorted(zip(docs, chosen, strict=True), key=lambda x: x[0].rank):
-        if left <= 0:
-            break
-        extra = by_score(d)[1 : 1 + left]
-        c.extend(extra)
-        left -= len(extra)
-    order = [{p.passage_id: i for i, p in enumerate(d.passages)} for d in docs]
-    return [sorted(c, key=lambda p: o[p.passage_id]) for c, o in zip(chosen, order, strict=True)]
-
-
-def judged_passages_only(docs: Sequence[SourceDoc], budget: int) -> list[SourceDoc]:
-    """Each document as the stance model reads it: only the passages it judges
-    (:func:`_passages_to_judge`) and their sentences.
-
-    Every perspective and quote then comes from a passage whose side the model
-    weighed, and the sentences embedded for an answer are those of at most
-    ``budget`` passages, not of every retrieved one (on the 208 saved debate pages:
-    about 250 sentences instead of 460 an answer). The documents given are not
-    changed; a document whose passages are all read is returned as it is.
-    """
-    out: list[SourceDoc] = []
-    for d, read in zip(docs, _passages_to_judge(docs, budget), strict=True):
-        if not read or len(read) == len(d.passages):
-            out.append(d)
-            continue
-        out.append(replace(d, passages=list(read), sentences=split_passages(d.doc_id, list(read))))
-    return out
-
-
-def _side_evidence(
-    prep: _Prepared, d: SourceDoc, idx: np.ndarray, k: int, options: SummaryOptions
-) -> int:
-    """The evidence sentence of document ``d`` for claim ``k`` among sentences ``idx``
-    (the best of :func:`_side_ranking`)."""
-    return _side_ranking(prep, d, idx, k, options)[0]
-
-
-def _side_ranking(
-    prep: _Prepared, d: SourceDoc, idx: np.ndarray, k: int, options: SummaryOptions
-) -> list[int]:
-    """Sentences ``idx`` of document ``d`` as evidence for claim ``k``, best first:
-    w·relevance + (1 − w)·centrality − shape penalty, plus ``claim_lean_weight`` ×
-    (cos to claim k − cos to the other claim)."""
-    sv = prep.sent_vecs[d.doc_id]
-    w = options.relevance_weight
-    rel = np.max(
-        np.stack([sv @ prep.query_vec, sv @ prep.claim_vecs[0], sv @ prep.claim_vecs[1]]),
-        axis=0,
-    )
-    cent = sv @ _unit(sv.mean(axis=0))
-    shape = np.array([_shape_penalty(s.text) for s in d.sentences])
-    lean = sv @ prep.claim_vecs[k] - sv @ prep.claim_vecs[1 - k]
-    score = w * rel + (1 - w) * cent - shape + options.claim_lean_weight * lean
-    return [int(idx[i]) for i in np.argsort(-score[idx], kind="stable")]
-
-
-def _shape_penalty(sentence: str) -> float:
-    """Sentences that make poor perspectives: questions and fragments (score penalty)."""
-    words = len(sentence.split())
-    penalty = 0.0
-    if sentence.rstrip(" \"'”’)").endswith("?"):
-        penalty += 0.2
-    if words < 6:
-        penalty += 0.1
-    return penalty
 
 
 def _cluster(cands: list[Candidate], threshold: float) -> list[Candidate]:
@@ -691,7 +460,7 @@ def _cap(cands: list[Candidate], per_side: int) -> list[Candidate]:
 
 
 def local_deterministic(
-    group: int, docs: Sequence[SourceDoc], prep: _Prepared, options: SummaryOptions, cap: int
+    group: int, docs: Sequence[SourceDoc], prep: Prepared, options: SummaryOptions, cap: int
 ) -> LocalSummary:
     """One local summarizer without a model: one candidate per document, merged."""
     cands = []
@@ -718,7 +487,7 @@ def local_deterministic(
 
 
 def attach_support(
-    final: list[Candidate], prep: _Prepared, docs: Sequence[SourceDoc], threshold: float
+    final: list[Candidate], prep: Prepared, docs: Sequence[SourceDoc], threshold: float
 ) -> None:
     """Cite every summarized document that supports a kept perspective on its side.
 
@@ -804,7 +573,7 @@ def _model_candidates(
     data: dict[str, Any],
     labels: dict[str, str],
     group: int,
-    prep: _Prepared,
+    prep: Prepared,
     embedder: Any,
 ) -> list[Candidate]:
     """Candidates from a schema-valid model answer (claims[0] = pro, claims[1] = con)."""
@@ -819,7 +588,7 @@ def _model_candidates(
             out.append(Candidate(text, side, ids, float(len(ids)), group=group))
             texts.append(text)
     if texts:
-        vecs = _unit(np.asarray(embedder.encode(texts), dtype=np.float32))
+        vecs = unit_rows(np.asarray(embedder.encode(texts), dtype=np.float32))
         for c, v in zip(out, vecs, strict=True):
             c.vec = v
             # rank model perspectives like deterministic ones: best cited document first
@@ -827,7 +596,7 @@ def _model_candidates(
     return out
 
 
-def _rank(prep: _Prepared, doc_id: str) -> int:
+def _rank(prep: Prepared, doc_id: str) -> int:
     for d in prep.docs:
         if d.doc_id == doc_id:
             return d.rank
@@ -838,7 +607,7 @@ def local_model(
     group: int,
     docs: Sequence[SourceDoc],
     plan: QueryPlan,
-    prep: _Prepared,
+    prep: Prepared,
     labels: dict[str, str],
     backend: Any,
     prompts: Any,
@@ -874,7 +643,7 @@ def local_model(
 def editorial_model(
     locals_: Sequence[LocalSummary],
     plan: QueryPlan,
-    prep: _Prepared,
+    prep: Prepared,
     labels: dict[str, str],
     backend: Any,
     prompts: Any,
@@ -937,7 +706,8 @@ def summarize(
     path needs ``backend`` and ``prompts``; a model step that fails falls back
     to the deterministic answer for that step (recorded in ``Draft.notes``).
     With a ``stance`` model, documents are placed under claims by it on both
-    paths (:func:`stance_sides`; on the model path :func:`place_by_stance`
+    paths (:func:`~assistant.summarize.sides.stance_sides`; on the model path
+    :func:`~assistant.summarize.sides.place_by_stance`
     moves a perspective whose documents the stance model puts under the
     other claim).
     """
@@ -1013,44 +783,7 @@ def summarize(
     )
 
 
-def place_by_stance(final: list[Candidate], prep: _Prepared, options: SummaryOptions) -> None:
-    """Which claim a model-written perspective goes under, by its documents' stance.
-
-    The language model puts each perspective under a claim; the stance model
-    has judged every document it cites (and each judged passage). A perspective
-    whose cited documents lean, summed over their log-odds log P(A)/P(B), to the
-    other claim, with a mean probability for that claim of at least
-    ``stance_min_confidence``, is moved there. A document counts by the passage
-    its evidence sentence comes from when that passage was judged (a page that
-    argues both claims leans by the passage quoted), else as a whole. Documents
-    the stance model does not place under a claim do not vote. In place.
-    """
-    for c in final:
-        votes = [
-            _judged(prep, c, d)
-            for d in c.doc_ids
-            if d in prep.stance and d not in prep.no_side and d not in prep.unclear
-        ]
-        if not votes:
-            continue
-        lean = sum(float(np.log(max(p[0], 1e-9) / max(p[1], 1e-9))) for p in votes)
-        other: Side = "con" if c.side == "pro" else "pro"
-        want = 0 if lean > 0 else 1
-        if SIDES[want] != other:
-            continue
-        conf = float(np.mean([p[want] for p in votes]))
-        if conf >= options.stance_min_confidence:
-            c.side = other
-
-
-def _judged(prep: _Prepared, c: Candidate, doc_id: str) -> tuple[float, float, float]:
-    own = prep.judged_at(c.evidence.get(doc_id))
-    return own if own is not None else prep.stance[doc_id]
-
-
-def _reference_stance(
-    prep: _Prepared, doc_id: str, ev: Sentence | None, side: Side
-) -> float | None:
+def _reference_stance(prep: Prepared, doc_id: str, ev: Sentence | None, side: Side) -> float | None:
     """P(the claim it is cited under) of a reference: its quote's passage's own when that
     passage was judged, else the document's."""
     k = SIDES.index(side)
@@ -1062,9 +795,7 @@ def _reference_stance(
     return None
 
 
-def to_summary(
-    plan: QueryPlan, prep: _Prepared, final: Sequence[Candidate], method: str
-) -> Summary:
+def to_summary(plan: QueryPlan, prep: Prepared, final: Sequence[Candidate], method: str) -> Summary:
     """Candidates → :class:`Summary` with two claims; references carry evidence hints."""
     by_doc = {d.doc_id: d for d in prep.docs}
     claims = []
