@@ -6,6 +6,7 @@ embedder is the bundled one."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -62,6 +63,19 @@ def _doc(doc_id: str, rank: int, texts: list[str], first_pid: int) -> SourceDoc:
     return d
 
 
+def _references(summary: Any) -> list[Any]:
+    """Every reference of ``summary``, claim by claim."""
+    return [r for c in summary.claims for p in c.perspectives for r in p.references]
+
+
+def _by_side(summary: Any, field: str) -> dict[str, list[Any]]:
+    """Each claim's side -> ``field`` of each of its references, in order."""
+    return {
+        c.side: [getattr(r, field) for p in c.perspectives for r in p.references]
+        for c in summary.claims
+    }
+
+
 @pytest.fixture
 def plan() -> QueryPlan:
     return QueryPlan(question=QUESTION, root_query=QUESTION, claims=CLAIMS)
@@ -74,10 +88,7 @@ def test_a_page_arguing_both_claims_is_cited_under_both_from_its_own_passages(
     stance = ScriptedStance({PRO: (0.9, 0.05, 0.05), CON: (0.06, 0.9, 0.04)})
     page = _doc("debate-page", 1, [PRO, BACKGROUND, CON], 10)
     draft = summarize(plan, [page], embedder, SummaryOptions(groups=1), stance=stance)
-    quotes = {
-        c.side: [r.quote for p in c.perspectives for r in p.references]
-        for c in draft.summary.claims
-    }
+    quotes = _by_side(draft.summary, "quote")
     assert quotes["pro"] == [PRO] and quotes["con"] == [CON]
     summary, report = verify_summary(
         draft.summary,
@@ -86,11 +97,9 @@ def test_a_page_arguing_both_claims_is_cited_under_both_from_its_own_passages(
         stance=draft.stance,
         passage_stance=draft.passage_stance,
     )
-    kept = {
-        c.side: [r.passage_id for p in c.perspectives for r in p.references] for c in summary.claims
-    }
+    kept = _by_side(summary, "passage_id")
     assert kept == {"pro": [10], "con": [12]}, report.removed
-    refs = [r for c in summary.claims for p in c.perspectives for r in p.references]
+    refs = _references(summary)
     assert sorted(r.stance for r in refs) == [0.9, 0.9]  # each its own passage's probability
 
 
@@ -109,10 +118,7 @@ def test_documents_read_from_some_of_their_passages_are_verified_against_those(
     opts = SummaryOptions(groups=1, stance_passages=2)
     draft = summarize(plan, [pro_page, con_page], embedder, opts, stance=stance)
     assert [[p.passage_id for p in d.passages] for d in draft.docs] == [[10], [20]]
-    cited = {
-        c.side: [r.doc_id for p in c.perspectives for r in p.references]
-        for c in draft.summary.claims
-    }
+    cited = _by_side(draft.summary, "doc_id")
     assert cited == {"pro": ["pro-page"], "con": ["con-page"]}
     for pool in (draft.docs, [pro_page, con_page]):  # as the pipeline does; the whole pages
         summary, report = verify_summary(
@@ -123,9 +129,7 @@ def test_documents_read_from_some_of_their_passages_are_verified_against_those(
             stance=draft.stance,
             passage_stance=draft.passage_stance,
         )
-        kept = {
-            c.side: [r.doc_id for p in c.perspectives for r in p.references] for c in summary.claims
-        }
+        kept = _by_side(summary, "doc_id")
         assert kept == cited, report.removed
 
 
@@ -256,12 +260,10 @@ def test_a_passage_holding_a_point_and_its_counter_takes_both_sides_paragraph_by
         passage_stance=draft.passage_stance,
         unit_stance=draft.unit_stance,
     )
-    quotes = {
-        c.side: [r.quote for p in c.perspectives for r in p.references] for c in summary.claims
-    }
+    quotes = _by_side(summary, "quote")
     assert len(quotes["pro"]) == 1 and quotes["pro"][0] in point, report.removed
     assert len(quotes["con"]) == 1 and quotes["con"][0] in counter, report.removed
-    refs = [r for c in summary.claims for p in c.perspectives for r in p.references]
+    refs = _references(summary)
     assert sorted(r.stance for r in refs) == [0.9, 0.9]  # each its own paragraph's probability
 
 
@@ -280,10 +282,7 @@ def test_a_rebuttal_is_quoted_by_its_own_sentence_not_the_claim_it_restates(
     page = _doc("counter-page", 1, [f"{restated} {rebuttal}"], 10)
     opts = SummaryOptions(groups=1, claim_lean_weight=-5.0)  # rank the restatement first
     draft = summarize(plan, [page], embedder, opts, stance=stance)
-    quotes = {
-        c.side: [r.quote for p in c.perspectives for r in p.references]
-        for c in draft.summary.claims
-    }
+    quotes = _by_side(draft.summary, "quote")
     assert quotes == {"pro": [], "con": [rebuttal]}
     assert stance.read_alone == [restated, rebuttal]
     off = summarize(

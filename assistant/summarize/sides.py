@@ -44,7 +44,7 @@ def stance_sides(prep: Prepared, plan: QueryPlan, stance: Any, options: SummaryO
     Otherwise it is not cited: it "takes no side" (``prep.no_side``) when the
     model says neither, and its "side is unclear" (``prep.unclear``) when the model
     leans to a claim without reaching the confidence. A side's evidence sentence
-    is the most relevant and central sentence of its passages that also leans to
+    is the most relevant and central sentence of its paragraphs that also leans to
     its claim (:func:`_side_evidence`).
     """
     judged_docs = [d for d in prep.docs if len(prep.sent_vecs.get(d.doc_id, ())) > 0]
@@ -100,8 +100,8 @@ def _quotes_that_argue_their_claim(
 ) -> None:
     """A quote stands under a claim only if, read alone, it does not argue the other.
 
-    A passage's side is the model's reading of the whole passage, and the evidence
-    sentence is picked from it by embeddings, which place "X" and "not X" close
+    A paragraph's side is the model's reading of the whole paragraph, and the
+    evidence sentence is picked from it by embeddings, which place "X" and "not X" close
     together: on the real folder "libffi is not completely thread-safe." was
     quoted under "Libffi is safe to use from several threads at once." because
     its passage leaned that way. Each side's evidence sentence

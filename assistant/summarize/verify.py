@@ -69,7 +69,7 @@ import numpy as np
 from assistant.errors import CancelledError, SphereError
 from assistant.index.lexical import fast_tokens
 from assistant.models import NO_EVIDENCE, ClaimSummary, Reference, Summary, SummaryPerspective
-from assistant.summarize.evidence import Sentence, SourceDoc, judgement_at
+from assistant.summarize.evidence import Sentence, SourceDoc, judgement_at, unit_rows
 from assistant.summarize.hiersphere import sentence_vectors
 
 _NORM = re.compile(r"[\s\"'“”‘’]+")
@@ -144,10 +144,6 @@ def same_polarity(phrase: str, sentence: str) -> bool:
 
 def _negations(text: str) -> set[str]:
     return {w for w in _WORDS.findall(text.lower().replace("’", "'")) if w in NEGATIONS}
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12)
 
 
 @dataclass
@@ -244,7 +240,9 @@ def verify_summary(
     report = VerifyReport()
     texts = [p.text for c in summary.claims for p in c.perspectives]
     pvecs = (
-        _unit(np.asarray(embedder.encode(texts), dtype=np.float32)) if texts else np.zeros((0, 1))
+        unit_rows(np.asarray(embedder.encode(texts), dtype=np.float32))
+        if texts
+        else np.zeros((0, 1))
     )
     # vectors given for a document's sentences, in order; any other count is another
     # reading of it and is embedded again
@@ -413,7 +411,7 @@ def _move_references(
         return
     targets = [(ci, p) for ci, c in enumerate(claims) for p in c.perspectives]
     tvecs = (
-        _unit(np.asarray(embedder.encode([p.text for _ci, p in targets]), dtype=np.float32))
+        unit_rows(np.asarray(embedder.encode([p.text for _ci, p in targets]), dtype=np.float32))
         if targets
         else np.zeros((0, 1))
     )
