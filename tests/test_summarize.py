@@ -147,10 +147,31 @@ def test_sentence_spans_join_fragments_and_keep_offsets() -> None:
     )
     spans = sentence_spans(text)
     got = [text[s:e] for s, e in spans]
-    # "1." is joined to its sentence; "Short one." (2 words) is joined to the next one
-    assert got[0] == "1. Uniforms are cheap for most families."
+    # "1." opens the item and is not part of its quote; "Short one." (2 words) is
+    # joined to the next one
+    assert got[0] == "Uniforms are cheap for most families."
     assert got[1] == "Short one.  Do they help?"
     assert got[2] == "Yes they do help a lot."
+
+
+@pytest.mark.parametrize(
+    ("line", "quoted"),
+    [
+        ("- As a country building a nuclear weapons capability, it matters.", 2),
+        ("• Uniforms reduce bullying in most schools.", 2),
+        ("2.4 The death of a President is never an isolated event.", 4),
+        ("(b) Uniforms reduce costs for most families.", 4),
+        # text, not markers: an initial, a title that opens on a number, a decimal
+        ("A. Smith argued that taxes are bad for growth.", 0),
+        ("12 Angry Men is a film about a jury.", 0),
+        ("1.5 million people marched in the city.", 0),
+    ],
+)
+def test_a_quote_leaves_out_the_list_marker_or_section_number_opening_it(
+    line: str, quoted: int
+) -> None:
+    [(s, e)] = sentence_spans(line)
+    assert (s, e) == (quoted, len(line))
 
 
 def test_split_passages_drops_overlap_duplicates() -> None:

@@ -8,6 +8,7 @@ from it is always an exact substring of ``Index.passage_text(passage_id)``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,6 +16,12 @@ import numpy as np
 from assistant.models import DocumentHit, Passage, Side
 
 MIN_WORDS = 4
+# a list marker or a section number opening a line: "- ", "• ", "3. ", "2) ", "(b) ",
+# "2.4 " before a capital; the item's sentence is quoted without it. A bare letter
+# ("A. Smith argued") and a number without a stop ("12 Angry Men") are text
+_LEADING_MARKER = re.compile(
+    r"(?:[-–—*•▪◦‣·]|\d{1,3}[.)]|\([A-Za-z0-9]{1,3}\)|\d{1,2}(?:\.\d{1,2})+(?=\s+[A-Z\"“‘']))\s+(?=\S)"
+)
 # longer "sentences" are run-on text (a line with no full stop): 1,000 characters is
 # about 170 words, far past the stance model's sentence window
 MAX_SENTENCE_CHARS = 1000
@@ -64,7 +71,9 @@ def sentence_spans(text: str, *, min_words: int = MIN_WORDS) -> list[tuple[int, 
     line's end to the one before ("Short one. Do they help?" stays one unit);
     a short line (a heading) stays alone, never glued to the next line. A
     sentence over ``MAX_SENTENCE_CHARS`` (a run-on line with no full stop) is
-    cut there at a space: the one case a span is not a whole sentence.
+    cut there at a space: the one case a span is not a whole sentence. A list
+    marker or section number opening a span ("- ", "3. ", "2.4 ") is left out of
+    it: the item's sentence is what a quote shows.
     """
     from assistant.ingest.sentences import iter_sentence_spans
 
@@ -76,8 +85,16 @@ def sentence_spans(text: str, *, min_words: int = MIN_WORDS) -> list[tuple[int, 
             lines.append([(s, e)])
     out: list[tuple[int, int]] = []
     for line in lines:
-        out.extend(_cut(text, s, e) for s, e in _join_short(text, line, min_words))
+        out.extend(
+            _cut(text, *_unmarked(text, s, e)) for s, e in _join_short(text, line, min_words)
+        )
     return out
+
+
+def _unmarked(text: str, s: int, e: int) -> tuple[int, int]:
+    """The span without a list marker or section number at its start."""
+    m = _LEADING_MARKER.match(text, s, e)
+    return (m.end(), e) if m and m.end() < e else (s, e)
 
 
 def judgement_at(
