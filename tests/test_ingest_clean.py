@@ -358,3 +358,24 @@ def test_reference_entries_without_a_link_are_furniture_and_numbered_points_are_
     body = "".join(f"<p>{t}</p>" for t in kept + notes)
     page = f"<html><head><title>T</title></head><body><article>{body}</article></body></html>"
     assert html_to_text(page)[1].split("\n") == kept
+
+
+def test_bulleted_reference_entries_with_a_link_are_furniture_and_bulleted_points_are_not() -> None:
+    # six such lines on the 208 saved debate pages; one was quoted under a claim
+    notes = [
+        "- Denholm, David “Guess What: There is no ‘right’ to collective bargaining.” "
+        "LabourUnionReport.com 21/02/2011 http://www.labourunionreport.com/guess-what",
+        "• Bloomberg, Michael. “Limit Pay, Not Unions.” New York Times. 27/02/2011 "
+        "http://www.nytimes.com/2011/02/28/opinion/28bloomberg.html",
+    ]
+    kept = [
+        "- Britain, France and Germany agreed in 2015 to share the cost of the mission.",
+        "- Unions, as the 2011 report shows, protect pay: http://example.org/report",
+    ]
+    body = "<ul>" + "".join(f"<li>{t[2:]}</li>" for t in kept + notes) + "</ul>"
+    para = "<p>Public sector unions bargain with the people who fund their pay.</p>"
+    page = f"<html><head><title>T</title></head><body><article>{para}{body}</article></body></html>"
+    lines = html_to_text(page)[1].split("\n")
+    assert not any("Denholm" in line or "Bloomberg" in line for line in lines)
+    assert any("Britain, France and Germany" in line for line in lines)
+    assert any("Unions, as the 2011 report shows" in line for line in lines)

@@ -52,6 +52,10 @@ _CITATION = re.compile(
     r"^\s*\^?\d{1,3}\s?[A-Z][\w'’\-]+,\s+(?:(?P<initial>[A-Z]\.)|[A-Z][\w'’\-]+)"
 )
 _CITES = re.compile(r"[\"'‘’“”]|\b(?:1[5-9]|20)\d\d\b")
+# a bulleted reference entry: a list marker, an author in citation form, a quoted title
+# or a year, and a link ("- Denholm, David “Guess What …” LabourUnionReport.com
+# 21/02/2011 http://…"); without the link a bulleted line may be a point of the text
+_BULLET_CITATION = re.compile(r"^\s*[-–•·*]\s*[A-Z][\w'’\-]+,\s+(?:[A-Z]\.|[A-Z][\w'’\-]+)")
 
 
 @cache
@@ -230,6 +234,9 @@ def _is_furniture(line: str, f: dict[str, Any]) -> bool:
         return True
     # a numbered reference entry with a link: "1 Appleton, J., 'Art', http://…"
     if _NOTE_ENTRY.match(line) and _URL.search(line):
+        return True
+    bullet = _BULLET_CITATION.match(line)
+    if bullet and _URL.search(line) and _CITES.search(line, bullet.end()):
         return True
     return _is_citation(line)
 
