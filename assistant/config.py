@@ -196,6 +196,12 @@ class IndexSettings(_Section):
         gt=0,
         description="files larger than this (MB; a .gz: decompressed) are skipped with a message",
     )
+    sentence_vectors_max_passages: int = Field(
+        200_000,
+        ge=0,
+        description="an index of at most this many passages stores its sentences' vectors at "
+        "build time, so an answer does not embed them (about 8 KB a passage; 0: never)",
+    )
 
 
 class LoggingSettings(_Section):

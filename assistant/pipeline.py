@@ -579,6 +579,13 @@ class Pipeline:
             d.passages = passages
             d.sentences = split_passages(d.doc_id, passages)
             d.passage_scores = {pid: float(ph.score) for pid, ph in found.get(d.doc_id, {}).items()}
+        stored = self.index.stored_sentence_vectors(
+            [(p.passage_id, p.text) for d in docs for p in d.passages]
+        )
+        for d in docs:
+            d.stored_vectors = {
+                p.passage_id: stored[p.passage_id] for p in d.passages if p.passage_id in stored
+            }
         return docs
 
     # ------------------------------------------------------------------ lookups

@@ -21,7 +21,7 @@ def test_scale_index_is_a_real_consistent_index(tmp_path: Path) -> None:
     folder = tmp_path / "idx" / "scale"
     r = build_synthetic_index(folder, 4000, flat_threshold=1000, chunk=1500)
     assert r["faiss"]["kind"] == "ivf" and r["passages"] == 4000
-    assert set(r["stage_seconds"]) == {"faiss", "bm25", "compact"}
+    assert set(r["stage_seconds"]) == {"faiss", "bm25", "sentences", "compact"}
     index = Index.open(folder.parent, "scale")
     try:
         docs, passages = index.meta.counts()

@@ -153,6 +153,7 @@ def build_synthetic_index(
         opq=opq,
         rescore=rescore,
         pq_threshold=pq_threshold,
+        sentence_vectors_max_passages=0,  # synthetic vectors: no text to embed sentences of
     )
     meta.set_info(
         "chunking",

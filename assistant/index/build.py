@@ -32,6 +32,8 @@ import numpy as np
 from assistant.embed import Embedder
 from assistant.errors import IndexMismatchError, IngestError, InputError
 from assistant.index.meta import MetaStore, is_storage_error
+from assistant.index.sentences import FILE as SENTENCES_FILE
+from assistant.index.sentences import build_store as build_sentence_store
 from assistant.index.store import index_path
 from assistant.ingest.attributes import document_attributes
 from assistant.ingest.chunk import DEFAULT_MAX_WORDS, DEFAULT_OVERLAP_WORDS, chunk_document
@@ -64,6 +66,9 @@ class BuildOptions:
     #: the command that resumes this build when it is not ``sphere index build NAME
     #: ARGS`` (the demo's: ``sphere index demo``); the index layer knows no demo
     resume: str = ""
+    #: an index of at most this many passages stores its sentences' vectors
+    #: (:mod:`assistant.index.sentences`); 0: never
+    sentence_vectors_max_passages: int = 200_000
 
 
 def options_from_settings(
@@ -91,6 +96,7 @@ def options_from_settings(
         rebuild=rebuild,
         batch_passages=batch_passages,
         max_file_bytes=int(s.index.max_file_mb * 1024 * 1024),
+        sentence_vectors_max_passages=s.index.sentence_vectors_max_passages,
     )
 
 
@@ -111,7 +117,8 @@ class BuildReport:
     resumed: bool = False
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    #: seconds of the final steps: "faiss" (train + add + save), "bm25", "compact"
+    #: seconds of the final steps: "faiss" (train + add + save), "bm25", "sentences",
+    #: "compact"
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -418,6 +425,7 @@ def _build(
             or backfilled
             or not (folder / "faiss.index").exists()
             or not (folder / "manifest.json").exists()
+            or _lacks_sentence_vectors(folder, meta, options)
         )
         if changed:
             emit("finalize", {})
@@ -626,6 +634,10 @@ def _finalize(
     report.stage_seconds["bm25"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
+    has_sentences = _sentence_vectors(folder, meta, embedder, options, report)
+    report.stage_seconds["sentences"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
     compacted = _maybe_compact(meta, vectors)
     report.stage_seconds["compact"] = time.perf_counter() - t0
     if compacted:
@@ -639,6 +651,7 @@ def _finalize(
         "chunking": _chunking(options),
         "faiss": spec.to_dict(),
         "bm25": {"library": "bm25s", "stemmer": "english", "stopwords": "en"},
+        "sentences": {"file": SENTENCES_FILE} if has_sentences else None,
         "counts": {"documents": n_docs, "passages": n_pass},
         "files": {
             p: {"sha256": r["sha256"], "size": r["size"], "documents": r["n_docs"]}
@@ -648,6 +661,31 @@ def _finalize(
     tmp = folder / "manifest.json.tmp"
     tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
     tmp.replace(folder / "manifest.json")
+
+
+def _lacks_sentence_vectors(folder: Path, meta: MetaStore, options: BuildOptions) -> bool:
+    """An index small enough to store its sentences' vectors that has no store (one built
+    before stores were): a rebuild with no changed file writes it."""
+    cap = options.sentence_vectors_max_passages
+    return bool(cap) and meta.counts()[1] <= cap and not (folder / SENTENCES_FILE).exists()
+
+
+def _sentence_vectors(
+    folder: Path, meta: MetaStore, embedder: Embedder, options: BuildOptions, report: BuildReport
+) -> bool:
+    """Store the sentences' vectors of an index small enough (:mod:`assistant.index.sentences`);
+    a larger one has none (a store left from when it was smaller is removed)."""
+    _docs, n_pass = meta.counts()
+    cap = options.sentence_vectors_max_passages
+    if not cap or n_pass > cap:
+        (folder / SENTENCES_FILE).unlink(missing_ok=True)
+        return False
+    embedded, dropped = build_sentence_store(folder, meta.iter_passage_texts(), embedder)
+    if embedded or dropped:
+        report.notes.append(
+            f"sentence vectors: {embedded} passages embedded, {dropped} stale dropped"
+        )
+    return True
 
 
 class _RowView:

@@ -172,6 +172,8 @@ class Index:
         params = spec.get("params", {})
         self._rescore = int(params.get("rescore", 256)) if compressed else 0
         self._rescore_factor = int(params.get("rescore_factor", 4))
+        self._sentences: Any = None  # the sentence vector store, opened at first use
+        self._sentences_opened = False
 
     # ------------------------------------------------------------------ open
     @classmethod
@@ -351,5 +353,26 @@ class Index:
             "size_bytes": sum(p.stat().st_size for p in self.folder.rglob("*") if p.is_file()),
         }
 
+    def stored_sentence_vectors(
+        self, passages: Sequence[tuple[int, str]]
+    ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """passage id -> (sentence starts, unit vectors) of the (id, text) pairs whose text
+        the index stored at build time (:mod:`assistant.index.sentences`); {} without a
+        store."""
+        from assistant.index.sentences import SentenceStore, passage_key
+
+        with self._lock:
+            if not self._sentences_opened:
+                self._sentences = SentenceStore.open(self.folder)
+                self._sentences_opened = True
+            store = self._sentences
+            if store is None:
+                return {}
+            keys = {pid: passage_key(text) for pid, text in passages}
+            got = store.get(keys.values())
+        return {pid: got[k] for pid, k in keys.items() if k in got}
+
     def close(self) -> None:
+        if self._sentences is not None:
+            self._sentences.close()
         self.meta.close()

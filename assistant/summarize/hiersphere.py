@@ -326,7 +326,9 @@ class Prepared:
 def sentence_vectors(
     docs: Sequence[SourceDoc], embedder: Any, cache: dict[str, np.ndarray] | None = None
 ) -> dict[str, np.ndarray]:
-    """Unit vectors of each document's sentences, embedded one document per batch.
+    """Unit vectors of each document's sentences: stored with the index at build time
+    (``SourceDoc.stored_vectors``, :mod:`assistant.index.sentences`), or embedded one
+    document per batch.
 
     A batch pads its texts to the longest and sums in other blocks, which moves
     a vector's last bits: embedded together with other documents' sentences, a
@@ -338,6 +340,12 @@ def sentence_vectors(
     the document alone would hand that question the vectors of the first's.
     """
     cache = cache if cache is not None else {}
+    out: dict[str, np.ndarray] = {}
+    for d in docs:
+        got = _stored(d)
+        if got is not None:
+            out[d.doc_id] = got
+    docs = [d for d in docs if d.doc_id not in out]
     keys = {d.doc_id: _sentences_key(d) for d in docs}
     todo: dict[str, list[str]] = {}
     for d in docs:
@@ -350,7 +358,29 @@ def sentence_vectors(
         vecs = [embedder.encode(g) for g in groups]
     for key, v in zip(todo, vecs, strict=True):
         cache[key] = unit_rows(np.asarray(v, dtype=np.float32))
-    return {d.doc_id: cache[keys[d.doc_id]] for d in docs}
+    out.update({d.doc_id: cache[keys[d.doc_id]] for d in docs})
+    return out
+
+
+def _stored(d: SourceDoc) -> np.ndarray | None:
+    """``d``'s sentence vectors from those its index stored, passage by passage (None:
+    a passage of it has none, or a sentence is not one of its passage's stored units)."""
+    if not d.stored_vectors or not d.sentences:
+        return None
+    rows: list[np.ndarray] = []
+    where: dict[int, dict[int, int]] = {}
+    for s in d.sentences:
+        got = d.stored_vectors.get(s.passage_id)
+        if got is None:
+            return None
+        at = where.get(s.passage_id)
+        if at is None:
+            at = where[s.passage_id] = {int(x): i for i, x in enumerate(got[0])}
+        i = at.get(s.start)
+        if i is None:
+            return None
+        rows.append(got[1][i])
+    return unit_rows(np.stack(rows).astype(np.float32))
 
 
 def _sentences_key(d: SourceDoc) -> str:
