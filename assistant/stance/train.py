@@ -527,7 +527,8 @@ def train(
             if max_steps is not None and step >= max_steps:
                 save_state()
                 break
-        if step % steps_per_epoch == 0 and step > 0:
+        # a run of one epoch has no epoch to choose: its dev pass is the final one below
+        if step % steps_per_epoch == 0 and step > 0 and cfg.epochs > 1:
             score, by_form = evaluate_dev(
                 net, tok, dev, max_len=cfg.max_len, bf16=bf16, select=cfg.select_sources
             )
@@ -551,13 +552,25 @@ def train(
             save_state()
             last_save = time.time()
     bar.close()
-    if best_epoch < 0:  # stopped before an epoch ended (max_steps): the current weights
+    if best_epoch < 0:  # no epoch scored (one epoch, or stopped by max_steps): these weights
         _atomic_save(net.trained_state(), state_dir / "best.pt")
         best_epoch = step // max(steps_per_epoch, 1)
     net.load_state_dict(torch.load(state_dir / "best.pt", weights_only=False), strict=False)
     score, by_form = evaluate_dev(
         net, tok, dev, max_len=cfg.max_len, bf16=False, select=cfg.select_sources
     )
+    if not history and step >= steps_per_epoch:  # one epoch: scored once, here
+        history.append(
+            {
+                "epoch": best_epoch,
+                "step": step,
+                "loss": running,
+                "score": round(score, 2),
+                **{form: sc.summary() for form, sc in by_form.items()},
+                "minutes": round((time.time() - t_start) / 60, 1),
+            }
+        )
+        log(f"epoch {best_epoch}: dev score {score:.2f}")
     logits = np.concatenate([sc.logits for sc in by_form.values()])
     target = np.concatenate([sc.target for sc in by_form.values()])
     temperature = fit_temperature(logits, target)
