@@ -139,3 +139,17 @@ def test_train_continues_a_trained_artifact(tmp_path: Path) -> None:
     bad = _train(tmp_path, data, "--init", str(tmp_path / "nope.safetensors"))
     assert bad.returncode == 2 and "no stance artifact" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_a_one_epoch_run_scores_dev_once_and_records_it(tmp_path: Path) -> None:
+    """One epoch leaves no epoch to choose: dev is scored once, in fp32 at the end,
+    and that pass is the epoch's history entry (not a bf16 pass after the epoch and
+    the same pass again)."""
+    data = _data(tmp_path / "data")
+    done = _train(tmp_path, data, "--epochs", "1")
+    assert done.returncode == 0, done.stderr
+    card = json.loads((tmp_path / "out" / "m.json").read_text())
+    assert card["best_epoch"] == 1
+    [entry] = card["history"]
+    assert entry["epoch"] == 1 and entry["score"] == card["dev"]["score"]
+    assert done.stderr.count("scoring the dev split") == 1

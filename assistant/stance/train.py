@@ -529,6 +529,7 @@ def train(
                 break
         # a run of one epoch has no epoch to choose: its dev pass is the final one below
         if step % steps_per_epoch == 0 and step > 0 and cfg.epochs > 1:
+            log(f"scoring the dev split ({sum(len(v) for v in dev.values())} items)")
             score, by_form = evaluate_dev(
                 net, tok, dev, max_len=cfg.max_len, bf16=bf16, select=cfg.select_sources
             )
@@ -556,6 +557,7 @@ def train(
         _atomic_save(net.trained_state(), state_dir / "best.pt")
         best_epoch = step // max(steps_per_epoch, 1)
     net.load_state_dict(torch.load(state_dir / "best.pt", weights_only=False), strict=False)
+    log(f"scoring the dev split ({sum(len(v) for v in dev.values())} items, float32)")
     score, by_form = evaluate_dev(
         net, tok, dev, max_len=cfg.max_len, bf16=False, select=cfg.select_sources
     )
