@@ -370,7 +370,7 @@ def test_bulleted_reference_entries_with_a_link_are_furniture_and_bulleted_point
     ]
     kept = [
         "- Britain, France and Germany agreed in 2015 to share the cost of the mission.",
-        "- Unions, as the 2011 report shows, protect pay: http://example.org/report",
+        "- Unions, as the 2011 report at http://example.org/report shows, protect pay.",
     ]
     body = "<ul>" + "".join(f"<li>{t[2:]}</li>" for t in kept + notes) + "</ul>"
     para = "<p>Public sector unions bargain with the people who fund their pay.</p>"
@@ -378,4 +378,26 @@ def test_bulleted_reference_entries_with_a_link_are_furniture_and_bulleted_point
     lines = html_to_text(page)[1].split("\n")
     assert not any("Denholm" in line or "Bloomberg" in line for line in lines)
     assert any("Britain, France and Germany" in line for line in lines)
-    assert any("Unions, as the 2011 report shows" in line for line in lines)
+    assert any("Unions, as the 2011 report at" in line for line in lines)
+
+
+def test_a_short_line_ending_on_a_bare_link_with_a_title_or_year_is_a_reference() -> None:
+    # 232 such lines on the saved debate pages; some were quoted as perspectives
+    notes = [
+        "(1) “Facebook is bad for you”, The Economist, Aug 17th 2013 "
+        "http://www.economist.com/news/science-and-technology/21583593",
+        "*Whyte, 1983, http://cain.ulst.ac.uk/issues/discrimination/whyte.htm",
+        "AFP, “Taiwan places ban on cosmetic surgery for under-18s”, Straits Times, "
+        "27 February 2014, http://www.straitstimes.com/news/asia",
+    ]
+    kept = [
+        # prose that ends on a link in brackets, and prose with a year and no link
+        "The film's Italian posters featured its white stars more than its lead, "
+        "Chiwetel Ejiofor, in 2013 (http://entertainment.time.com/2013/12/27/poster/)",
+        "In 2013 the Economist reported that heavy use of social networks made people "
+        "feel worse about themselves.",
+        "Facebook reaches over a billion people, which makes it a public space.",
+    ]
+    body = "".join(f"<p>{t}</p>" for t in kept + notes)
+    page = f"<html><head><title>T</title></head><body><article>{body}</article></body></html>"
+    assert html_to_text(page)[1].split("\n") == kept

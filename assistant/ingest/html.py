@@ -39,7 +39,13 @@ _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 # a line that continues the one before: closing punctuation (not an ellipsis) first
 _CONTINUES = re.compile(r"[.,;:!?)\]”](?!\.)")
 # a reference-list entry: a note number, then a citation holding a link
-_NOTE_ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\^?\d{1,3}[.)]?)\s")
+_NOTE_ENTRY = re.compile(r"^\s*(?:\[\d{1,3}\]|\(\d{1,3}\)|\^?\d{1,3}[.)]?)\s")
+# a line that ends on a bare link: with a quoted title or a year, a short one is a
+# reference entry ("“Facebook is bad for you”, The Economist, Aug 17th 2013 http://…",
+# "*Whyte, 1983, http://…"); prose ends on a link in brackets if at all ("… Solomon
+# Northup (http://…)", 57 words, stays)
+_ENDS_ON_LINK = re.compile(r"(?<![(\[])(?:https?://|www\.)\S+\s*$")
+REFERENCE_MAX_WORDS = 40
 # an endnote: a line that opens on a bracketed note number ("[4] Gould, Stephen. 2002.",
 # "[ii] Joint letter to the Telegraph", "[6] ibid"), with or without a link
 # a counter: "- 34992 reads", "1,204 views" (the word is checked against counter_words)
@@ -234,6 +240,12 @@ def _is_furniture(line: str, f: dict[str, Any]) -> bool:
         return True
     # a numbered reference entry with a link: "1 Appleton, J., 'Art', http://…"
     if _NOTE_ENTRY.match(line) and _URL.search(line):
+        return True
+    if (
+        _ENDS_ON_LINK.search(line)
+        and _CITES.search(line)
+        and len(line.split()) < REFERENCE_MAX_WORDS
+    ):
         return True
     bullet = _BULLET_CITATION.match(line)
     if bullet and _URL.search(line) and _CITES.search(line, bullet.end()):
