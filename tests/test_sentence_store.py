@@ -52,10 +52,10 @@ def test_a_small_index_stores_each_passage_sentences_vectors_as_the_summarizer_r
         stored = index.stored_sentence_vectors([(p, texts[p]) for p in pids])
         assert sorted(stored) == pids
         for pid in pids:
-            starts, vecs = stored[pid]
+            at, vecs = stored[pid]
             spans = sentence_spans(texts[pid])
             # the summarizer's quote units, list markers left out
-            assert list(starts) == [s for s, _e in spans]
+            assert [tuple(x) for x in at.tolist()] == spans
             live = embedder.encode([texts[pid][s:e] for s, e in spans])
             cos = np.sum(live * vecs, axis=1) / np.linalg.norm(vecs, axis=1)
             assert cos.min() > 0.999
@@ -70,6 +70,10 @@ def test_a_small_index_stores_each_passage_sentences_vectors_as_the_summarizer_r
         want = sentence_vectors([live_doc], embedder)["d"]
         assert got.shape == want.shape
         assert float(np.min(np.sum(got * want, axis=1))) > 0.999
+        # a span the store does not hold (other sentence rules): embedded live, whole
+        first = pids[0]
+        doc.stored_vectors = {**stored, first: (stored[first][0] + 1, stored[first][1])}
+        np.testing.assert_allclose(sentence_vectors([doc], embedder)["d"], want, atol=1e-6)
         # a passage the store lacks: the document is embedded live, whole
         doc.stored_vectors = {pids[0]: stored[pids[0]]} if len(pids) > 1 else {}
         if len(pids) > 1:

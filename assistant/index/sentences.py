@@ -10,10 +10,13 @@ each passage's sentences — the quote units of
 :func:`~assistant.summarize.evidence.sentence_spans`, the units the summarizer
 reads — and keeps their unit vectors in ``sentences.sqlite`` beside the index:
 one row a distinct passage text (keyed by its BLAKE2b hash, so compaction and
-renumbering leave it valid), the span starts (int32) and the vectors (float16:
-a cosine moves by about 1e-4). At 10 sentences a passage of 384 dimensions that
-is about 8 KB a passage; the default cap (200,000 passages, about 1.5 GB) keeps
-it off large indexes, which embed at answer time as before.
+renumbering leave it valid), the spans (start and end, int32) and the vectors
+(float16: a cosine moves by about 1e-4). A sentence is looked up by its span, so
+vectors stored by a Sphere whose sentence rules differed are never handed to a
+sentence they were not computed for (such a document is embedded live). At 10
+sentences a passage of 384 dimensions that is about 8 KB a passage; the default
+cap (200,000 passages, about 1.5 GB) keeps it off large indexes, which embed at
+answer time as before.
 
 A passage's sentences are embedded as one batch, so their vectors depend on
 that passage alone, never on what else was built or asked. A build resumed or
@@ -42,7 +45,7 @@ def passage_key(text: str) -> bytes:
 
 
 def passage_sentences(texts: Sequence[str], embedder: Any) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(span starts, unit vectors as float16) of each passage's sentences, one batch a
+    """(spans (n, 2), unit vectors as float16) of each passage's sentences, one batch a
     passage (:meth:`~assistant.embed.SentenceTransformerEmbedder.encode_groups`)."""
     from assistant.summarize.evidence import sentence_spans, unit_rows
 
@@ -54,14 +57,14 @@ def passage_sentences(texts: Sequence[str], embedder: Any) -> list[tuple[np.ndar
         vecs = [embedder.encode(g) for g in groups]
     out = []
     for sp, v in zip(spans, vecs, strict=True):
-        starts = np.array([s for s, _e in sp], dtype=np.int32)
+        at = np.array(sp, dtype=np.int32).reshape(len(sp), 2)
         rows = unit_rows(np.asarray(v, np.float32).reshape(len(sp), -1))
-        out.append((starts, rows.astype(np.float16)))
+        out.append((at, rows.astype(np.float16)))
     return out
 
 
 class SentenceStore:
-    """``sentences.sqlite``: passage key -> (span starts, float16 unit vectors)."""
+    """``sentences.sqlite``: passage key -> (sentence spans, float16 unit vectors)."""
 
     def __init__(self, path: Path, *, writable: bool = False) -> None:
         self.path = path
@@ -69,7 +72,7 @@ class SentenceStore:
             self.db = sqlite3.connect(path, check_same_thread=False)
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS sentences "
-                "(key BLOB PRIMARY KEY, dim INTEGER, starts BLOB, vecs BLOB)"
+                "(key BLOB PRIMARY KEY, dim INTEGER, spans BLOB, vecs BLOB)"
             )
         else:
             self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
@@ -86,7 +89,7 @@ class SentenceStore:
             return None
 
     def get(self, keys: Iterable[bytes]) -> dict[bytes, tuple[np.ndarray, np.ndarray]]:
-        """The stored (starts, float32 vectors) of the keys the store holds."""
+        """The stored (spans (n, 2), float32 vectors) of the keys the store holds."""
         want = list(dict.fromkeys(keys))
         out: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
         for i in range(0, len(want), 500):
@@ -94,14 +97,14 @@ class SentenceStore:
             marks = ",".join("?" * len(part))
             try:
                 rows = self.db.execute(
-                    f"SELECT key, dim, starts, vecs FROM sentences WHERE key IN ({marks})", part
+                    f"SELECT key, dim, spans, vecs FROM sentences WHERE key IN ({marks})", part
                 ).fetchall()
             except sqlite3.Error:  # unreadable: the summarizer embeds as without a store
                 return {}
-            for key, dim, starts, vecs in rows:
-                st = np.frombuffer(starts, dtype=np.int32)
+            for key, dim, spans, vecs in rows:
+                at = np.frombuffer(spans, dtype=np.int32).reshape(-1, 2)
                 v = np.frombuffer(vecs, dtype=np.float16).astype(np.float32)
-                out[bytes(key)] = (st, v.reshape(len(st), int(dim)))
+                out[bytes(key)] = (at, v.reshape(len(at), int(dim)))
         return out
 
     def keys(self) -> set[bytes]:

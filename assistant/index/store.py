@@ -356,7 +356,7 @@ class Index:
     def stored_sentence_vectors(
         self, passages: Sequence[tuple[int, str]]
     ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-        """passage id -> (sentence starts, unit vectors) of the (id, text) pairs whose text
+        """passage id -> (sentence spans, unit vectors) of the (id, text) pairs whose text
         the index stored at build time (:mod:`assistant.index.sentences`); {} without a
         store."""
         from assistant.index.sentences import SentenceStore, passage_key

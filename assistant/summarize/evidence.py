@@ -56,7 +56,7 @@ class SourceDoc:
     sentences: list[Sentence] = field(default_factory=list)
     # passage id -> its retrieval score, for the passages retrieval found
     passage_scores: dict[int, float] = field(default_factory=dict)
-    # passage id -> (sentence starts, unit vectors) stored with the index at build time
+    # passage id -> (sentence spans, unit vectors) stored with the index at build time
     # (:mod:`assistant.index.sentences`); empty: the summarizer embeds the sentences
     stored_vectors: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 

@@ -364,19 +364,19 @@ def sentence_vectors(
 
 def _stored(d: SourceDoc) -> np.ndarray | None:
     """``d``'s sentence vectors from those its index stored, passage by passage (None:
-    a passage of it has none, or a sentence is not one of its passage's stored units)."""
+    a passage of it has none, or a sentence's span is not one its passage stored)."""
     if not d.stored_vectors or not d.sentences:
         return None
     rows: list[np.ndarray] = []
-    where: dict[int, dict[int, int]] = {}
+    where: dict[int, dict[tuple[int, int], int]] = {}
     for s in d.sentences:
         got = d.stored_vectors.get(s.passage_id)
         if got is None:
             return None
         at = where.get(s.passage_id)
         if at is None:
-            at = where[s.passage_id] = {int(x): i for i, x in enumerate(got[0])}
-        i = at.get(s.start)
+            at = where[s.passage_id] = {(int(a), int(b)): i for i, (a, b) in enumerate(got[0])}
+        i = at.get((s.start, s.end))
         if i is None:
             return None
         rows.append(got[1][i])
