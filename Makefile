@@ -46,10 +46,11 @@ bench: $(DEMO)
 SHARED ?= ../shared/data
 STANCE_CAPS := ibm_argq30k=800,ukp_sentential=600,sick=150,vast=1200,iam=600,perspectrum=800,ibm_claim_stance=400,arct=500
 stance-model: $(STAMP)
-	# three steps: E2, 2 epochs on the one-sentence sources; E3, 1 more epoch at a third
+	# four steps: E2, 2 epochs on the one-sentence sources; E3, 1 more epoch at a third
 	# of the learning rate; round 10, 2 epochs on paragraphs (ArguAna, debatewise, ProCon,
 	# the written corpus) with the sentence sources capped, 384 tokens, from E3; each
-	# run keeps the epoch its dev split scores best
+	# run keeps the epoch its dev split scores best; round 11, one more epoch at half
+	# the learning rate (docs/STANCE_MODEL.md, "Round 11")
 	$(BIN)/sphere train stance --data-dir $(SHARED)/stance \
 		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
 		--sources ibm_argq30k,ibm_claim_stance,ibm_kpa2021,ukp_sentential,iam,vast,arct,sick \
@@ -63,6 +64,11 @@ stance-model: $(STAMP)
 		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
 		--written tests/data/stance_corpus --caps $(STANCE_CAPS) --max-len 384 \
 		--init $(VENV)/stance-work/stance-e3.safetensors --epochs 2 --lr 3e-5 \
+		--out $(VENV)/stance-work/stance-r10.safetensors
+	$(BIN)/sphere train stance --data-dir $(SHARED)/stance \
+		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
+		--written tests/data/stance_corpus --caps $(STANCE_CAPS) --max-len 384 \
+		--init $(VENV)/stance-work/stance-r10.safetensors --epochs 1 --lr 1.5e-5 \
 		--out assistant/stance/weights/stance-minilm.safetensors
 
 # retrain the shipped follow-up turn reader on the development dialogues (docs/TURN_READER.md;
