@@ -663,11 +663,16 @@ def _finalize(
     tmp.replace(folder / "manifest.json")
 
 
+def _stores_sentence_vectors(meta: MetaStore, options: BuildOptions) -> bool:
+    """Whether the index is small enough to store its sentences' vectors (0: never)."""
+    cap = options.sentence_vectors_max_passages
+    return bool(cap) and meta.counts()[1] <= cap
+
+
 def _lacks_sentence_vectors(folder: Path, meta: MetaStore, options: BuildOptions) -> bool:
     """An index small enough to store its sentences' vectors that has no store (one built
     before stores were): a rebuild with no changed file writes it."""
-    cap = options.sentence_vectors_max_passages
-    return bool(cap) and meta.counts()[1] <= cap and not (folder / SENTENCES_FILE).exists()
+    return _stores_sentence_vectors(meta, options) and not (folder / SENTENCES_FILE).exists()
 
 
 def _sentence_vectors(
@@ -675,9 +680,7 @@ def _sentence_vectors(
 ) -> bool:
     """Store the sentences' vectors of an index small enough (:mod:`assistant.index.sentences`);
     a larger one has none (a store left from when it was smaller is removed)."""
-    _docs, n_pass = meta.counts()
-    cap = options.sentence_vectors_max_passages
-    if not cap or n_pass > cap:
+    if not _stores_sentence_vectors(meta, options):
         (folder / SENTENCES_FILE).unlink(missing_ok=True)
         return False
     embedded, dropped = build_sentence_store(folder, meta.iter_passage_texts(), embedder)

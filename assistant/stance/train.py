@@ -534,14 +534,7 @@ def train(
                 net, tok, dev, max_len=cfg.max_len, bf16=bf16, select=cfg.select_sources
             )
             done = step // steps_per_epoch
-            entry = {
-                "epoch": done,
-                "step": step,
-                "loss": running,
-                "score": round(score, 2),
-                **{form: sc.summary() for form, sc in by_form.items()},
-                "minutes": round((time.time() - t_start) / 60, 1),
-            }
+            entry = _history_entry(done, step, running, score, by_form, t_start)
             history.append(entry)
             log(
                 f"epoch {done}: dev score {score:.2f} "
@@ -562,16 +555,7 @@ def train(
         net, tok, dev, max_len=cfg.max_len, bf16=False, select=cfg.select_sources
     )
     if not history and step >= steps_per_epoch:  # one epoch: scored once, here
-        history.append(
-            {
-                "epoch": best_epoch,
-                "step": step,
-                "loss": running,
-                "score": round(score, 2),
-                **{form: sc.summary() for form, sc in by_form.items()},
-                "minutes": round((time.time() - t_start) / 60, 1),
-            }
-        )
+        history.append(_history_entry(best_epoch, step, running, score, by_form, t_start))
         log(f"epoch {best_epoch}: dev score {score:.2f}")
     logits = np.concatenate([sc.logits for sc in by_form.values()])
     target = np.concatenate([sc.target for sc in by_form.values()])
@@ -611,6 +595,20 @@ def train(
         corpus.hashes,
         corpus.counts(),
     )
+
+
+def _history_entry(
+    epoch: int, step: int, loss: float | None, score: float, by_form: dict[str, Any], t0: float
+) -> dict[str, Any]:
+    """One epoch's line of the card's history: its step, loss and dev scores."""
+    return {
+        "epoch": epoch,
+        "step": step,
+        "loss": loss,
+        "score": round(score, 2),
+        **{form: sc.summary() for form, sc in by_form.items()},
+        "minutes": round((time.time() - t0) / 60, 1),
+    }
 
 
 def steps_for(cfg: TrainConfig, corpus: Corpus) -> int:
