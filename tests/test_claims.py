@@ -338,6 +338,33 @@ def test_to_follows_no_auxiliary_but_ought() -> None:
     assert negate("Schools ought to teach logic") == "Schools ought not to teach logic"
 
 
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        # the small model tags every word after "Should the …" a noun; its tagger still
+        # thinks the verb the likelier verb of the two ("cap", not "drug")
+        ("Should the government cap drug prices?", "The government should cap drug prices."),
+        ("Should the city fund bike lanes?", "The city should fund bike lanes."),
+        ("Should the state tax sugar drinks?", "The state should tax sugar drinks."),
+        ("Should the public sector pay staff more?", "The public sector should pay staff more."),
+    ],
+)
+def test_a_verb_the_question_parse_reads_as_a_noun(question: str, subject: str) -> None:
+    pro, con = question_claims(question) or ("", "")
+    assert pro == subject
+    assert con == subject.replace(" should ", " should not ")
+
+
+def test_verb_probabilities_follow_the_parse_s_tokens() -> None:
+    from assistant.understand.parse import parse, verb_probabilities
+
+    q = "Should the school board ban phone use?"
+    p = verb_probabilities(q)
+    assert len(p) == len(parse(q))
+    assert all(0.0 <= x <= 1.0 for x in p)
+    assert max(range(len(p)), key=p.__getitem__) == 4  # "ban"
+
+
 def test_a_question_behind_a_clause_no_rule_reads_is_labelled() -> None:
     text = "When a species is endangered, should hunting it be banned?"
     assert make_claims(text, "two_sided") == labelled(text, "en")

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.understand.claim_words import words
-from assistant.understand.parse import parse, parse_many
+from assistant.understand.parse import parse, parse_many, verb_probabilities
 
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 # Penn tags a subject may not hold: a finite verb, a modal, "to" (a clause, not a noun
@@ -324,7 +324,8 @@ def move_auxiliary(question: str) -> Moved | None:
     if opening is None:
         return None
     kind, aux, start = opening
-    best: tuple[tuple[bool, int, int], Moved] | None = None
+    verbiness = verb_probabilities(question) if kind in ("do", "modal") else []
+    best: tuple[tuple[bool, int, float, int], Moved] | None = None
     failed: set[int] = set()
     for negated in (True, False):
         cands = _candidates(qdoc, start, aux, negated)
@@ -335,7 +336,9 @@ def move_auxiliary(question: str) -> Moved | None:
             cands = [c for c in cands if c[0] in failed]
         for (k, _, offset), doc in zip(cands, parse_many(c[1] for c in cands), strict=True):
             a = _aux_token(doc, offset)
-            score = _score(qdoc, start, k, kind, doc, a, negated) if a is not None else None
+            score = (
+                _score(qdoc, verbiness, start, k, kind, doc, a, negated) if a is not None else None
+            )
             if score is None:
                 failed.add(k)
             elif best is None or score >= best[0]:
@@ -344,13 +347,22 @@ def move_auxiliary(question: str) -> Moved | None:
 
 
 def _score(
-    qdoc: Any, start: int, k: int, kind: str, doc: Any, a: Any, negated: bool
-) -> tuple[bool, int, int] | None:
+    qdoc: Any,
+    verbiness: list[float],
+    start: int,
+    k: int,
+    kind: str,
+    doc: Any,
+    a: Any,
+    negated: bool,
+) -> tuple[bool, int, float, int] | None:
     """How well the candidate with a ``k``-token subject reads, None when it does not.
 
     First, the verb a "do" or modal governs is read as a verb by the question's own
-    parse too ("Should the government cap drug prices?": "cap", not "drug"); then the
-    parse with fewer arcs it could not fit; then the longest subject."""
+    parse too; then the parse with fewer arcs it could not fit; then, where the
+    question's parse read no candidate's verb as a verb ("Should the government cap
+    drug prices?" is all nouns to it), the verb its tagger thought likelier a verb
+    ("cap", not "drug"); then the longest subject."""
     head = _aux_fits(a, kind)
     if head is None or not _subject_fits(doc, a, head):
         return None
@@ -383,8 +395,12 @@ def _score(
     if after is None or after.is_punct or after.dep_ == "cc":
         return None
     verb = _to_verb(a) if head.i == a.i else head
-    agree = kind in ("do", "modal") and _question_verb(qdoc, start + k - first, verb)
-    return (agree, -len(odd), k)
+    shift = start + k - first
+    agree = kind in ("do", "modal") and _question_verb(qdoc, shift, verb)
+    likely = 0.0
+    if not agree and kind in ("do", "modal") and 0 <= verb.i + shift < len(verbiness):
+        likely = verbiness[verb.i + shift]
+    return (agree, -len(odd), likely, k)
 
 
 def _question_verb(qdoc: Any, shift: int, head: Any) -> bool:
