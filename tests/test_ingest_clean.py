@@ -104,6 +104,24 @@ def test_endnote_links_and_endnote_lists_are_not_text() -> None:
     assert "reads" not in text and "12 angry men" in text  # a counter goes, a title stays
 
 
+def test_bare_number_note_links_are_not_text() -> None:
+    # LibreOffice's exported footnotes: a bare number linking to a note on the same page,
+    # glued to the word before it ("in Nigeria1."), in a <sup> or not, and the note itself
+    body = " ".join([ARTICLE] * 2)
+    _title, text = html_to_text(
+        "<html><body><article>"
+        f"<p>{body}Legal action could be tried, as suggested in Nigeria"
+        '<a href="#sdfootnote1sym" name="sdfootnote1anc">1</a>. It could be a crime punishable'
+        ' by death<a href="#sdfootnote3sym"><sup>3</sup></a>. The rules are in Chapter'
+        ' <a href="#ch3">3</a> of the report.</p>'
+        '<p><a href="#sdfootnote1anc">1</a>Smith, J. A note on tobacco, 2010.</p>'
+        "</article></body></html>"
+    )
+    assert "as suggested in Nigeria. It could be a crime punishable by death. The" in text
+    assert "Chapter 3 of the report." in text  # a number after a space is kept
+    assert "Smith, J." not in text
+
+
 def test_html_with_no_main_text_falls_back_to_the_body() -> None:
     _title, text = html_to_text("<html><body><div>Owls hunt at night.</div></body></html>")
     assert text == "Owls hunt at night."

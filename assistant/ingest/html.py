@@ -129,13 +129,24 @@ def _opens_block(el: Any, block: Any) -> bool:
 
 
 def _is_note_link(a: Any) -> bool:
-    """A link to a note on the same page whose whole text is a bracketed marker, not in a
-    ``<sup>``: Word's exported endnotes (``<a href="#_edn2">[ii]</a>``) and
-    ``<a href="#fn3">(3)</a>``. A link of words ("see [the appendix]") is kept."""
+    """A link to a note on the same page whose whole text is a marker: bracketed, not in
+    a ``<sup>`` (Word's exported endnotes, ``<a href="#_edn2">[ii]</a>``, and ``<a
+    href="#fn3">(3)</a>``), or a bare number (in a ``<sup>`` or not) glued to the word
+    before it or opening its block (LibreOffice's ``in Nigeria<a
+    href="#sdfootnote1sym">1</a>.``). A link of words ("see [the appendix]") and a
+    number after a space ("Chapter <a href="#ch3">3</a>") are kept."""
+    if not (a.get("href") or "").startswith("#"):
+        return False
     text = (a.text_content() or "").strip()
-    return (a.get("href") or "").startswith("#") and bool(
-        re.fullmatch(r"[\[(]\s*(?:\d{1,3}|[ivxIVX]{1,5})\s*[\])]", text)
-    )
+    if re.fullmatch(r"[\[(]\s*(?:\d{1,3}|[ivxIVX]{1,5})\s*[\])]", text):
+        return True
+    if not re.fullmatch(r"\d{1,3}", text):
+        return False
+    before = _text_before(a)
+    if before:
+        return not before[-1].isspace() and not before[-1].isdigit()
+    parent = a.getparent()
+    return parent is not None and parent.tag in _NOTE_BLOCKS and _opens_block(a, parent)
 
 
 # a line break of the page's source with the spaces around it

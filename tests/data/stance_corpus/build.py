@@ -1,7 +1,8 @@
 """Assemble the written stance corpus from the writers' folders (standard library only).
 
     python tests/data/stance_corpus/build.py --raw /work/corpus --shared ../shared/data \
-        --train w1,w2,w3,w4,w5,w6 --dev d1,d2 [--test x1,x2]
+        --train w1,w2,w3,w4,w5,w6 --dev d1,d2 [--test x1,x2] \
+        [--late-train w7,w8,w9,w10,w11,w12]
 
 Each writer's folder holds ``slots.jsonl`` (the shapes, sides, voices, lengths and
 repetition levels asked for), ``topics.jsonl`` (the topics the writer invented, with
@@ -284,6 +285,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--train", required=True, help="writers of the train split (comma-separated)")
     ap.add_argument("--dev", required=True, help="writers of the dev split")
     ap.add_argument("--test", default="", help="writers of the sealed test split")
+    ap.add_argument(
+        "--late-train",
+        default="",
+        help="writers added to the train split after dev and test were written (round 12):"
+        " their topics near a dev or test topic are dropped, so dev and test stay as they were",
+    )
     ap.add_argument("--out", type=Path, default=HERE)
     args = ap.parse_args(argv)
 
@@ -299,10 +306,16 @@ def main(argv: list[str] | None = None) -> int:
     stats: dict = {"dropped_topics": [], "dropped_docs": [], "problems": [], "splits": {}}
     kept_topics: dict[str, list[frozenset[str]]] = {}
     outputs: dict[str, list[dict]] = {}
-    for split, names in (("train", args.train), ("dev", args.dev), ("test", args.test)):
+    passes = (
+        ("train", args.train),
+        ("dev", args.dev),
+        ("test", args.test),
+        ("late", args.late_train),
+    )
+    for split, names in passes:
         rows: list[dict] = []
         for name in (n.strip() for n in names.split(",") if n.strip()):
-            got, problems = writer_rows(args.raw / name, split)
+            got, problems = writer_rows(args.raw / name, "train" if split == "late" else split)
             rows += got
             stats["problems"] += problems
         by_topic: dict[str, list[dict]] = {}
@@ -333,11 +346,14 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 continue
             if split != "train":
+                # dev and test against train; late train writers against dev and test
+                others = ("dev", "test") if split == "late" else ("train",)
                 near_train = next(
                     (
                         round(jaccard(k, t), 3)
                         for k in keys[:1]
-                        for t in kept_topics.get("train", [])
+                        for o in others
+                        for t in kept_topics.get(o, [])
                         if jaccard(k, t) >= JACCARD
                     ),
                     None,
@@ -347,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
                         {
                             "topic_id": tid,
                             "question": r0["topic"],
-                            "near_train_topic": True,
+                            "near": "train topic" if split != "late" else "dev or test topic",
                             "jaccard": near_train,
                         }
                     )
@@ -364,6 +380,21 @@ def main(argv: list[str] | None = None) -> int:
             split_sets.append(keys[0])
         kept_topics[split] = split_sets
         outputs[split] = kept
+        if split == "late":
+            if not kept:
+                continue
+            outputs["train"] = outputs["train"] + kept
+            stats["splits"]["late_train"] = {
+                "documents": len(kept),
+                "topics": len({r["topic_id"] for r in kept}),
+                "writers": sorted({r["writer"] for r in kept}),
+                "by_shape_label": dict(
+                    sorted(Counter(f"{r['shape']}/{r['label']}" for r in kept).items())
+                ),
+            }
+            kept = outputs["train"]
+            split = "train"
+            outputs.pop("late")
         stats["splits"][split] = {
             "documents": len(kept),
             "topics": len({r["topic_id"] for r in kept}),
