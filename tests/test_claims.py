@@ -169,6 +169,17 @@ GOLDEN = [
         "Electric cars are not better for the environment.",
     ),
     ("Remote Work – Blessing or Curse?", "Remote work is a blessing.", "Remote work is a curse."),
+    # a sentence with a name of several words is not Title Case: a content word is small
+    (
+        "Should Lesotho be annexed by South Africa?",
+        "Lesotho should be annexed by South Africa.",
+        "Lesotho should not be annexed by South Africa.",
+    ),
+    (
+        "Should the International Criminal Court be recognised?",
+        "The International Criminal Court should be recognised.",
+        "The International Criminal Court should not be recognised.",
+    ),
     ("Time: linear or cyclical?", "Time is linear.", "Time is cyclical."),
     # one typing slip in the opening auxiliary
     (

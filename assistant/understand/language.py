@@ -106,6 +106,11 @@ def sentence_case(text: str) -> str:
     capitals = [m for m in later if m.group()[0].isupper()]
     if len(later) < _TITLE_WORDS or len(capitals) < _TITLE_SHARE * len(later):
         return text  # a sentence, perhaps with a name in it ("abolishing the Electoral College")
+    # Title Case leaves only function words small ("from", "with"); a content word in lower
+    # case makes it a sentence with a name of several words ("Should Lesotho be annexed by
+    # South Africa?")
+    if any(not m.group()[0].isupper() and not english_stop_word(m.group()) for m in later):
+        return text
     out = list(text)
     for m in found[1:]:
         if not m.group()[0].isupper() or m.group().isupper():
