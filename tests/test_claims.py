@@ -521,3 +521,15 @@ def test_eval_claims_reports_every_group(tmp_path: Path) -> None:
     assert groups["all"]["n"] == 2  # the factual question has no claims to check
     assert [f["id"] for f in report["failures"]] == ["t-3"]
     assert report["parser_load_seconds"] >= 0.0
+
+
+def test_a_side_noun_in_a_yes_no_question_s_predicate_is_asked_about() -> None:
+    # "a defence of X" after the subject is part of the proposition, not "in defence of X"
+    plan = parse_rules("Should the ICC allow a defence of duress to the crime of piracy?")
+    assert plan.intent == "two_sided"
+    assert plan.claims == (
+        "The ICC should allow a defence of duress to the crime of piracy.",
+        "The ICC should not allow a defence of duress to the crime of piracy.",
+    )
+    # a pronoun as the subject asks for one side still
+    assert parse_rules("Can you give me a defence of nuclear power?").intent == "one_sided"

@@ -9,9 +9,11 @@ from assistant.models import Aspect, Intent, QueryPerspective, QueryPlan, Side
 from assistant.understand.aspects import facet_aspects, find_aspects, lookup_aspects
 from assistant.understand.claims import make_claims
 from assistant.understand.constraints import find_constraints
+from assistant.understand.declarative import subject_of
 from assistant.understand.intent import (
     _AUX_START,
     _STRONG_DEBATE,
+    SideCue,
     _debatable,
     _is_wh,
     decide_intent,
@@ -21,9 +23,28 @@ from assistant.understand.intent import (
     is_lookup,
     is_wh,
 )
+from assistant.understand.parse import parse
 from assistant.understand.perspectives import _BOTH_FACETS, _find_inline, _find_request
 from assistant.understand.text import _WORD, _words, check_question, found_content
 from assistant.understand.vocab import VOCAB
+
+
+def _in_predicate(q: str, cue: SideCue) -> bool:
+    """A side cue of a noun ("defence of", "benefits of") in the predicate of a yes/no
+    question about someone else is part of what is asked, not a request for one side:
+    "Should the ICC allow a defence of cultural relativism …?", "Should schools teach
+    the benefits of exercise?" ask whether, as "Are there benefits to homework?" and
+    "Should I read the case against …?" (a pronoun as the subject) do not."""
+    if cue.kind != "facet":
+        return False
+    subject = subject_of(q)
+    if not subject:
+        return False
+    doc = parse(subject)
+    if len(doc) == 1 and doc[0].tag_ in ("PRP", "EX"):
+        return False
+    at = q.lower().find(subject.lower())
+    return at >= 0 and cue.cue[0] >= at + len(subject)
 
 
 def parse_rules(question: object) -> QueryPlan:
@@ -132,7 +153,11 @@ def _natural_kind(
     if _BOTH_FACETS.search(q):
         return "two_sided", None, root_text, perspectives, root
     cue = find_side(q)
-    if cue is not None and not (fact_wh(q) and cue.kind in ("agent", "verb", "copula")):
+    if (
+        cue is not None
+        and not (fact_wh(q) and cue.kind in ("agent", "verb", "copula"))
+        and not _in_predicate(q, cue)
+    ):
         topic = _cue_topic(q, cue.topic, con_spans) or q[cue.topic[0] : cue.topic[1]]
         raw = q[cue.cue[0] : cue.cue[1]]
         start = cue.cue[0] + len(raw) - len(raw.lstrip())
