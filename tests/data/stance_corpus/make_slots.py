@@ -43,14 +43,20 @@ def slots(writer: str, n_topics: int, seed: int):
         for shape, side in zip(sided, sides, strict=True):
             docs.append({"shape": shape, "side": side})
         docs.append({"shape": "neutral_explainer", "side": "none"})
-        rng.shuffle(docs)
-        for i, d in enumerate(docs):
-            d["slot"] = f"{writer}-t{k + 1:03d}-d{i + 1}"
-            d["voice"] = rng.choice(VOICES)
-            d["words"] = rng.choice([110, 140, 170, 200, 230, 260, 300, 340, 380])
-            d["repetition"] = rng.choice(REPETITION)
-        out.append({"topic_id": f"{writer}-t{k + 1:03d}", "docs": docs})
+        out.append(dress(writer, k, docs, rng))
     return out
+
+
+def dress(writer: str, k: int, docs: list, rng: random.Random) -> dict:
+    """Topic ``k``'s slots: ``docs`` shuffled, each with its id, voice, length and
+    repetition level drawn."""
+    rng.shuffle(docs)
+    for i, d in enumerate(docs):
+        d["slot"] = f"{writer}-t{k + 1:03d}-d{i + 1}"
+        d["voice"] = rng.choice(VOICES)
+        d["words"] = rng.choice([110, 140, 170, 200, 230, 260, 300, 340, 380])
+        d["repetition"] = rng.choice(REPETITION)
+    return {"topic_id": f"{writer}-t{k + 1:03d}", "docs": docs}
 
 
 if __name__ == "__main__":

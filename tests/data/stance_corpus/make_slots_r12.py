@@ -10,7 +10,7 @@ import random
 import sys
 from pathlib import Path
 
-from make_slots import REPETITION, VOICES
+from make_slots import dress
 
 
 def slots(writer: str, n_topics: int, seed: int):
@@ -26,13 +26,7 @@ def slots(writer: str, n_topics: int, seed: int):
             {"shape": "anecdote_first", "side": story},
             {"shape": "rebuttal", "side": rebut},
         ]
-        rng.shuffle(docs)
-        for i, d in enumerate(docs):
-            d["slot"] = f"{writer}-t{k + 1:03d}-d{i + 1}"
-            d["voice"] = rng.choice(VOICES)
-            d["words"] = rng.choice([110, 140, 170, 200, 230, 260, 300, 340, 380])
-            d["repetition"] = rng.choice(REPETITION)
-        out.append({"topic_id": f"{writer}-t{k + 1:03d}", "docs": docs})
+        out.append(dress(writer, k, docs, rng))
     return out
 
 
