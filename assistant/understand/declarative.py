@@ -17,11 +17,9 @@ should …"; an infinitive, "The right to strike should …", kept only from the
 negated candidate) and ends in a noun, pronoun, number or gerund, or that
 clause's last word; a pronoun ("Is it ethical to …") is a subject alone. A
 modal of ``to_modals`` ("Ought schools to teach logic?") keeps its "to" after it.
-The longest subject left wins ("Daylight saving time is worth keeping", not
-"Daylight is saving time …"), unless the question's own parse read one
-candidate's verb as a verb, or, where it read none as a verb ("Should the
-government cap drug prices?" is all nouns to it), the tagger thought one verb
-likelier a verb than the others ("cap", not "drug").
+The longest subject left wins ("Daylight saving time is worth keeping"), unless
+the question's parse, or where it read no verb its tagger, thought one
+candidate's verb likelier a verb ("Should the government cap drug prices?").
 
 The negation goes after the auxiliary ("… is not a good idea", "… should not
 panic …", "cannot"); "do" moves into the verb for the positive claim
