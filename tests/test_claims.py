@@ -533,3 +533,54 @@ def test_a_side_noun_in_a_yes_no_question_s_predicate_is_asked_about() -> None:
     )
     # a pronoun as the subject asks for one side still
     assert parse_rules("Can you give me a defence of nuclear power?").intent == "one_sided"
+
+
+def test_a_yes_no_question_behind_a_clause_is_not_a_request_for_one_side() -> None:
+    # "worry about" is a stance verb in "What should I worry about with X"; behind "If …,"
+    # the auxiliary still opens the question, so it asks yes or no
+    plan = parse_rules("If costs rise, should we worry about inflation?")
+    assert plan.intent == "two_sided"
+    assert plan.claims == (
+        "If costs rise, we should worry about inflation.",
+        "If costs rise, we should not worry about inflation.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "opposite"),
+    [
+        (
+            "Do innocent people have nothing to fear from surveillance?",
+            "Innocent people have something to fear from surveillance.",
+        ),
+        ("Is there no alternative to austerity?", "There is some alternative to austerity."),
+        ("Should no one be above the law?", "Someone should be above the law."),
+        (
+            "Should we never negotiate with terrorists?",
+            "We should sometimes negotiate with terrorists.",
+        ),
+        ("Is socialism no longer relevant?", "Socialism is still relevant."),
+        (
+            "If you have done nothing wrong, do you have nothing to worry about from surveillance?",
+            "If you have done nothing wrong, you have something to worry about from surveillance.",
+        ),
+        # a negative word in a clause of its own or under another verb is not the claim's
+        (
+            "Should people who never vote lose benefits?",
+            "People who never vote should not lose benefits.",
+        ),
+        (
+            "Is it better to have no elections than sham elections?",
+            "It is not better to have no elections than sham elections.",
+        ),
+        # a question that says "not" already is opposed without it
+        ("Should schools not ban phones?", "Schools should ban phones."),
+        ("Do zoos not help animals?", "Zoos help animals."),
+    ],
+)
+def test_a_claim_that_says_no_is_opposed_without_a_double_negative(
+    question: str, opposite: str
+) -> None:
+    pro, con = parse_rules(question).claims
+    assert con == opposite
+    assert " not not " not in pro + con and "not have nothing" not in con

@@ -56,6 +56,8 @@ from assistant.understand.phrases import (
     with_article,
     without_tail_noun,
 )
+from assistant.understand.polarity import opposed
+from assistant.understand.text import leading_clause
 
 Claims = tuple[str, str]
 
@@ -125,7 +127,7 @@ def make_claims(text: str, intent: Intent) -> Claims:
     for rule in rules:
         found = rule(_without_lead_in(t))
         if found and found[0] and found[1] and found[0] != found[1]:
-            return found
+            return opposed(found)
     return labelled(t, "en")
 
 
@@ -217,24 +219,21 @@ def _which(t: str) -> Claims | None:
 
 def _leading_clause(t: str) -> Claims | None:
     """ "If a drug is legal, should it be advertised?": the claims of the question after the
-    clause set before it (``clause_openers``), each behind the clause ("If a drug is legal,
-    it should be advertised." / "If a drug is legal, it should not be advertised.")."""
-    w = words()
-    if _phrase_at_start(t, w.clause_openers) is None:
+    clause set before it (``clause_openers``, :func:`leading_clause`), each behind the
+    clause ("If a drug is legal, it should be advertised." / "If a drug is legal, it
+    should not be advertised.")."""
+    split = leading_clause(t)
+    if split is None:
         return None
-    for comma in re.finditer(r",\s*", t):
-        rest = t[comma.end() :].split()
-        if len(rest) < 2 or w.aux_kind(rest[0]) is None:
-            continue
-        question = " ".join(rest)
-        found = question_claims(question[0].upper() + question[1:])
-        if not found:
-            return labelled(t, "en")  # no other rule reads a question behind a clause
-        clause = t[: comma.start()]
-        # the subject as it is typed ("it", not the "It" that opens a claim alone)
-        typed = rest[2] if rest[1].lower() == "not" and len(rest) > 2 else rest[1]
-        return (_after_clause(clause, found[0], typed), _after_clause(clause, found[1], typed))
-    return None
+    clause, after = split
+    rest = after.split()
+    question = " ".join(rest)
+    found = question_claims(question[0].upper() + question[1:])
+    if not found:
+        return labelled(t, "en")  # no other rule reads a question behind a clause
+    # the subject as it is typed ("it", not the "It" that opens a claim alone)
+    typed = rest[2] if rest[1].lower() == "not" and len(rest) > 2 else rest[1]
+    return (_after_clause(clause, found[0], typed), _after_clause(clause, found[1], typed))
 
 
 def _after_clause(clause: str, claim: str, typed: str) -> str:

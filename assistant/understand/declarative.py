@@ -432,7 +432,7 @@ def _positive(m: Moved, tokens: list[Any], verb_i: int | None = None) -> str:
     """The subject, the auxiliary and ``tokens``; for "do", the verb (token ``verb_i``,
     else the one "do" governs) takes its tense and person instead ("Homework helps …")."""
     subject = _text(m.doc[: m.aux_i])
-    if m.kind != "do":
+    if m.kind != "do" or (tokens and tokens[0].lower_ in ("not", "n't")):  # "Zoos do not help"
         return sentence(f"{subject} {m.aux} {_text(tokens)}")
     tag = {"does": "VBZ", "did": "VBD"}.get(m.aux)
     if verb_i is None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from assistant.models import Intent, QueryPerspective, Side
 from assistant.understand import cues
 from assistant.understand.perspectives import _BOTH_FACETS
-from assistant.understand.text import _words
+from assistant.understand.text import _words, leading_clause
 from assistant.understand.vocab import VOCAB
 
 
@@ -219,7 +219,8 @@ def _side_of(word: str, pro: str) -> Side:
 def find_side_cues(q: str) -> list[SideCue]:
     """Every stance cue of the question, with the side it asks for and its scope."""
     out = [*_facet_cues(q), *_persuasion_cues(q), *_view_cues(q)]
-    if not _AUX_START.match(q):  # not in a yes/no question
+    after = leading_clause(q)  # "If X, should we worry about Y?" asks yes or no too
+    if not _AUX_START.match(after[1] if after else q):  # not in a yes/no question
         out += [*_verb_cues(q), *_evaluative_cues(q), *_copula_cues(q)]
     return out + _agent_cues(q)
 

@@ -87,5 +87,24 @@ def _split_values(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+def leading_clause(q: str) -> tuple[str, str] | None:
+    """A yes/no question set behind a clause: (the clause, the question after it) for
+    "If a drug is legal, should it be advertised?" (a subordinator of ``clause_openers``
+    opens it, and the first comma followed by an auxiliary ends it); else None."""
+    claims = VOCAB.claims
+    low = q.lower()
+    opens = any(
+        low.startswith(p) and len(low) > len(p) and not low[len(p)].isalnum()
+        for p in claims.clause_openers
+    )
+    if not opens:
+        return None
+    for comma in re.finditer(r",\s*", q):
+        rest = q[comma.end() :].split()
+        if len(rest) >= 2 and claims.aux_kind(rest[0]) is not None:
+            return q[: comma.start()], q[comma.end() :]
+    return None
+
+
 def found_content(text: str) -> bool:
     return any(w not in VOCAB.grammar.aspect_stopwords for w in _words(text))

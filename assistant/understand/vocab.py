@@ -338,6 +338,7 @@ class Claims(_File):
     auxiliaries: Auxiliaries
     to_modals: Words
     clause_openers: Words
+    negative_words: Table
     contraction_stems: Table
     lead_ins: Words
     topic_frames: Words
