@@ -9,12 +9,15 @@ names keep their capitals), no word twice in one list, no key twice in one table
 lists by language only under a known language code, and no key the schema does not
 name. A file that breaks a rule is a :class:`VocabularyError` naming the file and the
 entry. The patterns that apply the words (regex skeletons) stay in the code that uses
-them, built from these lists; the lists themselves are never written in Python.
+them, built from these lists with :func:`alternation`; the lists themselves are never
+written in Python. A list named ``*_patterns`` holds regex fragments (optional parts,
+lookaheads) where a plain phrase cannot say it: each must compile.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -29,6 +32,7 @@ FILES = (
     "claims",
     "facets",
     "followup",
+    "frames",
     "grammar",
     "people",
     "places",
@@ -96,7 +100,21 @@ def _lower_table(table: dict[str, str]) -> dict[str, str]:
     return table
 
 
+def _patterns(patterns: tuple[str, ...]) -> tuple[str, ...]:
+    for p in patterns:
+        if not p or p != p.strip():
+            raise ValueError(f"{p!r} must have no surrounding spaces")
+        try:
+            re.compile(p)
+        except re.error as exc:
+            raise ValueError(f"{p!r} is no regex ({exc})") from None
+    _unique(patterns, "the pattern")
+    return patterns
+
+
 Words = Annotated[tuple[str, ...], AfterValidator(_lower_words)]
+#: regex fragments, each compiled once to check it (``*_patterns`` lists)
+Patterns = Annotated[tuple[str, ...], AfterValidator(_patterns)]
 Names = Annotated[tuple[str, ...], AfterValidator(_names)]
 Table = Annotated[dict[str, str], AfterValidator(_lower_table)]
 #: lists of words by what they stand for ("short": [...], "long": [...])
@@ -107,6 +125,20 @@ ByLanguage = dict[Language, Words]
 def every(groups: dict[Any, tuple[str, ...]]) -> WordList:
     """The words of all the groups (or languages), in file order, each once."""
     return WordList(dict.fromkeys(w for words in groups.values() for w in words))
+
+
+def alternation(
+    phrases: Iterable[str], patterns: Iterable[str] = (), *, space: str = r"\s+"
+) -> str:
+    """A regex group ``(?:…)`` of the phrases, each escaped, in list order (where two could
+    match at one place, the one listed first is tried first), each space between two
+    words matching ``space`` (``r"\\s+"``, or ``" "`` for exactly one space); then the
+    regex fragments of ``patterns`` as they are written."""
+    alts = [space.join(re.escape(w) for w in p.split(" ")) for p in phrases]
+    alts.extend(patterns)
+    if not alts:
+        raise ValueError("an alternation of nothing")
+    return "(?:" + "|".join(alts) + ")"
 
 
 def inverse(groups: dict[str, tuple[str, ...]]) -> dict[str, str]:
@@ -168,6 +200,58 @@ class Followup(_File):
     def reaction_words(self) -> WordList:
         """A reaction is courtesy or one of the reaction words."""
         return WordList((*self.courtesy, *(w for w in self.reaction if w not in self.courtesy)))
+
+
+class Openers(_File):
+    """The words a turn may open with before a facet's frame, by the frame."""
+
+    frames: Words
+    pronoun_question: Words
+    comes_into_it: Words
+    cost: Words
+    with_phrase: Words
+
+
+class Circumfix(_File):
+    """A cue around the facet ("wie sieht es mit den Kosten aus?")."""
+
+    open: str
+    starts: str
+    close: str
+
+
+class Frames(_File):
+    """The words of rule 7's frames (``words/frames.yaml``,
+    :mod:`assistant.understand.followup.facet`)."""
+
+    openers: Openers
+    and_words: ByLanguage
+    weak_cues: ByLanguage
+    circumfix: Circumfix
+    strong_cues: Words
+    strong_cue_patterns: Patterns
+    effect_verbs: Words
+    effect_pronoun_verbs: Words
+    implications: Words
+    effect_nouns: Words
+    effect_judgements: Words
+    sameness: Words
+    bearing_nouns: Words
+    evidence_nouns: Words
+    evidence_verbs: Words
+    effect_clause_verbs: Words
+    item_nouns: Words
+    facet_leads: ByLanguage
+    facet_tails: ByLanguage
+    facet_tail_patterns: Patterns
+    marked_facet_nouns: Words
+    population_heads: Words
+    population_links: Words
+    pronoun_question_adverbs: Words
+    pronoun_verbs: Words
+    subject_cues: Words
+    subject_cue_tails: Words
+    head_prepositions: ByLanguage
 
 
 class Sides(_File):
@@ -394,6 +478,7 @@ class Vocabulary(_File):
     claims: Claims
     facets: Facets
     followup: Followup
+    frames: Frames
     grammar: Grammar
     people: People
     places: Places
