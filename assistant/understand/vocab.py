@@ -54,6 +54,7 @@ FILES = (
     "sides",
     "stance",
     "values",
+    "wrappers",
 )
 
 
@@ -170,6 +171,35 @@ class Frames(_File):
     subject_cues: Words
     subject_cue_tails: Words
     head_prepositions: ByLanguage
+
+
+class Wrappers(_File):
+    """The words of a follow-up's wrapper, labels and sentence breaks
+    (``words/wrappers.yaml``, :mod:`assistant.understand.followup.normalise`)."""
+
+    so_requests: Words
+    question_starts: Words
+    lead_marks: ByLanguage
+    lead_words: ByLanguage
+    lead_patterns: Patterns
+    hedges: Words
+    requests: ByLanguage
+    fetch_verbs: Words
+    indirect_requests: Words
+    indirect_request_patterns: Patterns
+    courtesy_ends: ByLanguage
+    courtesy_end_patterns: Patterns
+    approval_intensifiers: Words
+    approvals: Words
+    availability: Words
+    whether_words: ByLanguage
+    label_openers: Words
+    new_topic_labels: Words
+    new_topic_label_patterns: Patterns
+    edit_labels: Words
+    edit_label_patterns: Patterns
+    label_courtesy: Words
+    points_back: Words
 
 
 class Sides(_File):
@@ -389,6 +419,7 @@ class Vocabulary(_File):
     sides: Sides
     stance: Stance
     values: Values
+    wrappers: Wrappers
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
