@@ -44,6 +44,7 @@ from assistant.understand.vocab_types import inverse as inverse
 
 FILES = (
     "claims",
+    "constraints",
     "facets",
     "followup",
     "frames",
@@ -200,6 +201,49 @@ class Wrappers(_File):
     edit_label_patterns: Patterns
     label_courtesy: Words
     points_back: Words
+
+
+class FollowupConstraints(_File):
+    """Rule 4's operators and cues (:mod:`assistant.understand.followup.constraint_words`)."""
+
+    negations: ByLanguage
+    negation_scope: Words
+    exclusions: ByLanguage
+    exclusion_patterns: Patterns
+    positives: ByLanguage
+    bounds: Words
+    not_excluding: Words
+    clause_breaks: Words
+    clause_break_exceptions: Words
+    positive_sources: ByLanguage
+    positive_source_patterns: Patterns
+    audience_prepositions: ByLanguage
+    audience_phrases: Words
+    audience_hedges: Words
+    audience_fields: Words
+    audience_participles: ByLanguage
+    audience_articles: ByLanguage
+    audience_scope_nouns: ByLanguage
+    value_prepositions: ByLanguage
+    keyword_nouns: Words
+    keyword_verbs: Words
+    keyword_leads: Words
+    keyword_cues: ByLanguage
+    keyword_cue_patterns: Patterns
+    keyword_articles: ByLanguage
+    keyword_tails: Words
+    keyword_ends: Words
+    read_limits: Words
+    source_cues: Words
+    source_tails: Words
+    time_words: Words
+    praise_intensifiers: Words
+
+
+class Constraints(_File):
+    """The words around a constraint's value (``words/constraints.yaml``)."""
+
+    followup: FollowupConstraints
 
 
 class Sides(_File):
@@ -409,6 +453,7 @@ class Vocabulary(_File):
     """All the vocabulary files, one attribute per file."""
 
     claims: Claims
+    constraints: Constraints
     facets: Facets
     followup: Followup
     frames: Frames
