@@ -240,9 +240,61 @@ class FollowupConstraints(_File):
     praise_intensifiers: Words
 
 
+class QuestionConstraints(_File):
+    """The question parser's constraint cues (:mod:`assistant.understand.constraints`)."""
+
+    language_negations: Words
+    language_participles: ByLanguage
+    language_prepositions: ByLanguage
+    language_suffixes: Words
+    language_doc_nouns: ByLanguage
+    language_adjective_negations: ByLanguage
+    word_nouns: ByLanguage
+    length_intensifiers: Words
+    length_nouns: Words
+    length_doc_nouns: Words
+    nothing_over: Words
+    nothing_under: Words
+    page_limits: Words
+    keep_brief: Words
+    read_subjects: Words
+    read_lengths: Groups
+    format_nouns: Words
+    format_cues: ByLanguage
+    format_openers: Words
+    format_followers: Words
+    format_approvals: Words
+    audience_cues: Words
+    audience_cue_patterns: Patterns
+    good_for_words: Words
+    audience_nouns: Words
+    audience_verbs: Words
+    child_audience: Words
+    child_audience_patterns: Patterns
+    novice_people: Words
+    novice_amounts: Words
+    novice_lacks: Words
+    novice_intensifiers: Words
+    novice_words: Words
+    audience_levels: Table
+    exclusion_verbs: Words
+    mention_verbs: Words
+    exclusion_cues: Words
+    negated_modals: Words
+    negated_mention_verbs: Words
+    keyword_cues: Words
+    keyword_cue_patterns: Patterns
+    keyword_negators: Words
+    quote_negators: Words
+    exclusion_leads: Words
+    exclusion_objects: Words
+    about_words: Words
+
+
 class Constraints(_File):
     """The words around a constraint's value (``words/constraints.yaml``)."""
 
+    question: QuestionConstraints
     followup: FollowupConstraints
 
 
@@ -266,6 +318,7 @@ class Values(_File):
     length_words: Groups
     length_phrases: Table
     at_most: Words
+    at_least: Words
     source_nouns: Words
     source_sites: Words
     source_adjectives: Table
