@@ -1,17 +1,18 @@
 """The vocabulary of the question parser and the follow-up rules, read from data files.
 
 Every hand-written word list the rules apply lives in ``assistant/understand/words/*.yaml``,
-grouped by what the words mean (stance cues, constraint values, request words,
-follow-up words, sides, people, facets, grammar words, places), each list with a comment
-saying where it is used. This module reads them once, at first import, and checks
-them against a schema (:class:`Vocabulary`): every word lower case and stripped (place
-names keep their capitals), no word twice in one list, no key twice in one table,
-lists by language only under a known language code, and no key the schema does not
-name. A file that breaks a rule is a :class:`VocabularyError` naming the file and the
-entry. The patterns that apply the words (regex skeletons) stay in the code that uses
-them, built from these lists with :func:`alternation`; the lists themselves are never
-written in Python. A list named ``*_patterns`` holds regex fragments (optional parts,
-lookaheads) where a plain phrase cannot say it: each must compile.
+grouped by what the words mean (stance cues, constraint values, constraint cues,
+request words, follow-up words, facet frames, a follow-up's wrappers, sides, people,
+facets, grammar words, places), each list with a comment saying where it is used. This
+module reads them once, at first import, and checks them against a schema
+(:class:`Vocabulary`): every word lower case and stripped (place names keep their
+capitals), no word twice in one list, no key twice in one table, lists by language only
+under a known language code, and no key the schema does not name. A file that breaks a
+rule is a :class:`VocabularyError` naming the file and the entry. The patterns that apply
+the words (regex skeletons) stay in the code that uses them, built from these lists with
+:func:`alternation`; the lists themselves are never written in Python. A list named
+``*_patterns`` holds regex fragments (optional parts, lookaheads) where a plain phrase
+cannot say it: each must compile.
 """
 
 from __future__ import annotations
