@@ -17,17 +17,19 @@ from assistant.understand.values import (
     ages,
     language_code,
 )
-from assistant.understand.vocab import VOCAB
+from assistant.understand.vocab import VOCAB, alternation, every, inverse
 
-_GOOD_FOR = re.compile(
-    r"\b(?:good|bad|better|worse|best|worst|safe|unsafe|healthy|unhealthy|harmful|dangerous|"
-    r"beneficial|helpful|important|necessary|appropriate|inappropriate|fine|fun|easy|hard|great|"
-    r"useful|risky|right|wrong|enough)\s+$",
-    re.I,
-)
+# the cues around a constraint's value in a question (words/constraints.yaml), each list
+# read here once
+_Q = VOCAB.constraints.question
+
+_GOOD_FOR = re.compile(r"\b" + alternation(_Q.good_for_words) + r"\s+$", re.I)
 
 
-_AT_MOST = frozenset(VOCAB.values.at_most)
+_AT_MOST = VOCAB.values.at_most
+_AT_LEAST = VOCAB.values.at_least
+# "something short to read": the word -> the length it says
+_READ_LENGTH = inverse(_Q.read_lengths)
 
 _NAME_LANGS = tuple(VOCAB.values.name_languages)
 
@@ -74,10 +76,14 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
 def _languages(q: str, add: Any) -> None:
     """Language: any language name langcodes knows, in English or in that language."""
     for m in re.finditer(
-        r"\b(?P<neg>(?:not|nothing|none|isn['’]?t|aren['’]?t|never)\s+)?"
-        r"(?:(?:written|available|published|escritos?|écrits?|geschrieben)\s+)?"
-        r"(?:in het|in|en|auf|em|op)\s+(?P<l>[^\W\d_]{3,})\b"
-        r"|\b(?P<l2>[^\W\d_]{3,})[- ](?:language|speaking)\b",
+        r"\b(?P<neg>"
+        + alternation(_Q.language_negations)
+        + r"\s+)?(?:"
+        + alternation(every(_Q.language_participles))
+        + r"\s+)?"
+        + alternation(every(_Q.language_prepositions), space=" ")
+        + r"\s+(?P<l>[^\W\d_]{3,})\b"
+        r"|\b(?P<l2>[^\W\d_]{3,})[- ]" + alternation(_Q.language_suffixes) + r"\b",
         q,
         re.I,
     ):
@@ -90,11 +96,11 @@ def _languages(q: str, add: Any) -> None:
 def _lengths(q: str, add: Any) -> None:
     """Length: "under 500 words", "short articles"."""
     for m in re.finditer(
-        r"\b(?P<cmp>under|less than|fewer than|at most|no more than|up to|below|over|more than|"
-        r"shorter than|longer than|exceeding|"
-        r"at least|above|menos de|moins de|weniger als|meno di|minder dan|más de|plus de|"
-        r"mehr als|più di|mais de|meer dan)\s+(?P<n>\d[\d,.]*)\s+"
-        r"(?:words?|palabras|mots|w[öo]rter|parole|palavras|woorden)\b",
+        r"\b(?P<cmp>"
+        + alternation((*_AT_MOST, *_AT_LEAST), space=" ")
+        + r")\s+(?P<n>\d[\d,.]*)\s+"
+        + alternation(every(_Q.word_nouns))
+        + r"\b",
         q,
         re.I,
     ):
@@ -104,20 +110,12 @@ def _lengths(q: str, add: Any) -> None:
         op = "<" if m.group("cmp").lower() in _AT_MOST else ">"
         add("length", f"{op}{n}", _trim(q, m.start(), m.end()))
     for m in re.finditer(
-        r"\b(?P<neg>not\s+(?:too\s+|very\s+|overly\s+)?)?(?P<w>" + _alt(LENGTH_WORDS) + r")\s+"
-        r"(?P<n>"
-        + _alt(
-            (
-                *VOCAB.requests.doc_nouns,
-                "reads",
-                "read",
-                "summaries",
-                "overview",
-                "overviews",
-                "explanation",
-            )
-        )
-        + r")\b",
+        r"\b(?P<neg>not\s+(?:"
+        + alternation(_Q.length_intensifiers)
+        + r"\s+)?)?(?P<w>"
+        + _alt(LENGTH_WORDS)
+        + r")\s+"
+        r"(?P<n>" + _alt((*VOCAB.requests.doc_nouns, *_Q.length_nouns)) + r")\b",
         q,
         re.I,
     ):
@@ -126,11 +124,15 @@ def _lengths(q: str, add: Any) -> None:
         add("length", value, _trim(q, m.start(), m.end()), negated=bool(m.group("neg")), hard=False)
 
 
+# a word near a format word that makes it a format ("as", "sous forme de")
+_FORMAT_CUE = re.compile(r"\b" + alternation(every(_Q.format_cues), space=" ") + r"\b", re.I)
+
+
 def _formats(q: str, add: Any) -> None:
     """Format: "as a PDF", "in a table"."""
     for m in re.finditer(
         r"\b(?P<neg>not\s+(?:as\s+|in\s+)?(?:an?\s+)?|no\s+|except\s+)?(?:as\s+|in\s+)?(?:an?\s+)?"
-        r"(?P<f>" + _alt(FORMATS) + r")(?:\s+(?:format|files?|documents?))?\b",
+        r"(?P<f>" + _alt(FORMATS) + r")(?:\s+" + alternation(_Q.format_nouns) + r")?\b",
         q,
         re.I,
     ):
@@ -140,14 +142,7 @@ def _formats(q: str, add: Any) -> None:
         ambiguous = True
         # "list" is also a request verb: only with a format word or "as/in" near it
         near = q[max(0, m.start() - 16) : m.end() + 20]
-        if ambiguous and not re.search(
-            r"\b(?:as|in|format|formatted|files?|documents?|only|prefer|preferably|ideally|"
-            r"sous forme d[e']|en forma de|in form (?:von|eines)|sotto forma di|em forma de|"
-            r"in de vorm van|en|als|come|como|"
-            r"would be (?:ideal|great|best)|i'd like|please)\b",
-            near,
-            re.I,
-        ):
+        if ambiguous and not _FORMAT_CUE.search(near):
             continue
         add("format", FORMATS[f], _trim(q, m.start(), m.end()), negated=bool(m.group("neg")))
 
@@ -156,10 +151,9 @@ def _audiences(q: str, add: Any) -> None:
     """Audience: "for beginners", "in plain language"."""
     aud = _alt(AUDIENCES)
     for m in re.finditer(
-        r"\b(?P<neg>not\s+)?(?:for|aimed at|written for|suitable for|targeted at|"
-        r"geared (?:toward|to)s?|"
-        r"accessible to|understandable (?:by|to)|intended for|meant for)\s+"
-        r"(?:an?\s+|the\s+|my\s+|our\s+)?"
+        r"\b(?P<neg>not\s+)?"
+        + alternation(_Q.audience_cues, _Q.audience_cue_patterns, space=" ")
+        + r"\s+(?:an?\s+|the\s+|my\s+|our\s+)?"
         r"(?P<a>" + aud + r")\b",
         q,
         re.I,
@@ -177,16 +171,7 @@ def _audiences(q: str, add: Any) -> None:
         r"\b(?P<neg>not\s+(?:too\s+)?)?(?:in\s+)?(?P<a>"
         + _alt(AUDIENCE_ADJECTIVES)
         + r")\b(?=\s+(?:"
-        + _alt(
-            (
-                *VOCAB.requests.doc_nouns,
-                "terms",
-                "language",
-                "explanation",
-                "overview",
-                "introduction",
-            )
-        )
+        + _alt((*VOCAB.requests.doc_nouns, *_Q.audience_nouns))
         + r")\b)",
         q,
         re.I,
@@ -200,17 +185,28 @@ def _audiences(q: str, add: Any) -> None:
         )
 
 
+# a negation shortly before a keyword cue ("without mentioning X") …
+_KEYWORD_NEGATOR = re.compile(
+    r"\b" + alternation(_Q.keyword_negators, space=" ") + r"\b[^,;.?!]{0,30}$", re.I
+)
+# … and before a quoted keyword (matched as written: the text is lower-cased)
+_QUOTE_NEGATOR = re.compile(r"\b" + alternation(_Q.quote_negators) + r"\b")
+
+
 def _keywords(q: str, add: Any, wh_factual: bool) -> None:
     """Keywords: must-not ("but not X", "except X", "without X"), must ("mentioning X", quotes)."""
     for m in re.finditer(
-        r"\b(?P<cue>(?:exclude|excluding|omit|avoid|skip|ignore|drop|leave out)\s+"
-        r"(?:any\s+|all\s+)?(?:\w+\s+)?(?:that|which)\s+(?:mention|contain|include|discuss)(?:e?s)?|"
-        r"but not|except(?: for)?|excluding|other than|apart from|"
-        r"(?:(?:that|which|it|they)\s+)?(?:do not|don't|does not|doesn't|must not|mustn't|"
-        r"should not|shouldn't|may not|cannot|can't) "
-        r"(?:mention|contain|include|discuss|talk about)|"
-        r"not (?:mentioning|containing|including|about)|without(?: (?:mentioning|the words?|any))?|"
-        r"with no|free of|minus)\s+",
+        r"\b(?P<cue>"
+        + alternation(_Q.exclusion_verbs, space=" ")
+        + r"\s+(?:any\s+|all\s+)?(?:\w+\s+)?(?:that|which)\s+"
+        + alternation(_Q.mention_verbs)
+        + r"(?:e?s)?|"
+        + alternation(_Q.exclusion_cues, space=" ")
+        + r"|(?:(?:that|which|it|they)\s+)?"
+        + alternation(_Q.negated_modals, space=" ")
+        + r" "
+        + alternation(_Q.negated_mention_verbs, space=" ")
+        + r")\s+",
         q,
         re.I,
     ):
@@ -230,9 +226,9 @@ def _keywords(q: str, add: Any, wh_factual: bool) -> None:
             if v:
                 add("keyword", v, full, negated=True, hard=explicit)
     for m in re.finditer(
-        r"\b(?:that|which)?\s*(?:mention(?:s|ing)?|contain(?:s|ing)? the (?:word|term|phrase)|"
-        r"with the (?:word|term|keyword|phrase)s?|including the (?:word|term)s?|"
-        r"must (?:mention|include))\s+",
+        r"\b(?:that|which)?\s*"
+        + alternation(_Q.keyword_cues, _Q.keyword_cue_patterns, space=" ")
+        + r"\s+",
         q,
         re.I,
     ):
@@ -240,13 +236,8 @@ def _keywords(q: str, add: Any, wh_factual: bool) -> None:
             re.search(
                 r"\b(?:not|n't|don't|doesn't)\s*$", q[max(0, m.start() - 12) : m.start() + 1], re.I
             )
-            or re.search(  # "without mentioning X", "exclude documents that mention X"
-                r"\b(?:not|never|without|exclude|excluding|omit|avoid|skip|ignore|drop|leave out|"
-                r"nothing|none)\b"
-                r"[^,;.?!]{0,30}$",
-                q[max(0, m.start() - 40) : m.start() + 1],
-                re.I,
-            )
+            # "without mentioning X", "exclude documents that mention X"
+            or _KEYWORD_NEGATOR.search(q[max(0, m.start() - 40) : m.start() + 1])
         ):
             continue
         span = _scope(q, m.end())
@@ -255,7 +246,7 @@ def _keywords(q: str, add: Any, wh_factual: bool) -> None:
                 add("keyword", v.strip("\"'“”"), (m.start(), span[1]), hard=True)
     for m in re.finditer(r"[\"“](?P<k>[^\"”]{1,60})[\"”]", q):
         before = q[max(0, m.start() - 28) : m.start()].lower()
-        neg = bool(re.search(r"\b(?:not|without|no|excluding|except)\b", before))
+        neg = bool(_QUOTE_NEGATOR.search(before))
         add("keyword", m.group("k"), (m.start(), m.end()), negated=neg, hard=True)
 
 
@@ -273,23 +264,35 @@ def not_implied(cons: Sequence[Constraint]) -> list[bool]:
     ]
 
 
+# "eli5", "explain it like I'm five"
+_CHILD_AUDIENCE = re.compile(
+    r"\b" + alternation(_Q.child_audience, _Q.child_audience_patterns) + r"\b", re.I
+)
+# "expert-level": the level -> the audience
+_AUDIENCE_LEVELS = dict(_Q.audience_levels)
+
+
 def _more_audiences(q: str, add: Any) -> None:
     """ "explain to a teenager", "pitched to business leaders", "in a way teenagers can
     follow", "like I'm 10", "I'm a complete beginner"."""
     aud = _alt(AUDIENCES)
     for m in re.finditer(
-        r"\b(?:explain(?:ed|ing)?|pitch(?:ed)?|present(?:ed)?|tailor(?:ed)?|simplif(?:y|ied)|"
-        r"written|write|aimed|geared|in a way(?: that)?)\s+(?:it\s+|this\s+|them\s+)?"
+        r"\b" + alternation(_Q.audience_verbs, space=" ") + r"\s+(?:it\s+|this\s+|them\s+)?"
         r"(?:to|at|for)?\s*(?:an?\s+|the\s+|my\s+)?(?:\w+\s+){0,2}?(?P<a>" + aud + r")\b",
         q,
         re.I,
     ):
         add("audience", AUDIENCES[m.group("a").lower()], _trim(q, m.start(), m.end()), hard=False)
-    for m in re.finditer(r"\beli5\b|\bexplain (?:it )?like i'?m (?:five|5)\b", q, re.I):
+    for m in _CHILD_AUDIENCE.finditer(q):
         add("audience", "child", _trim(q, m.start(), m.end()), hard=False)
     for m in re.finditer(
-        r"\b(?:for\s+)?(?:someone|somebody|people|readers)\s+with\s+(?:no|little|zero)\s+"
-        r"(?:background|prior knowledge|experience)\b(?:\s+in\s+[\w\-]+)?",
+        r"\b(?:for\s+)?"
+        + alternation(_Q.novice_people)
+        + r"\s+with\s+"
+        + alternation(_Q.novice_amounts)
+        + r"\s+"
+        + alternation(_Q.novice_lacks, space=" ")
+        + r"\b(?:\s+in\s+[\w\-]+)?",
         q,
         re.I,
     ):
@@ -297,25 +300,27 @@ def _more_audiences(q: str, add: Any) -> None:
     for audience, start, end in ages(q):  # "a 10-year-old", "like I'm 10"
         add("audience", audience, _trim(q, start, end), hard=False)
     for m in re.finditer(
-        r"\b(?P<a>beginner|novice|introductory|expert|advanced|general|child|kid|teen|student)s?"
+        r"\b(?P<a>" + alternation(_AUDIENCE_LEVELS) + r")s?"
         r"[- ]level\b",  # "kid-friendly hikes" is a property of the item, not a reader
         q,
         re.I,
     ):
-        level = {
-            "novice": "beginner",
-            "introductory": "beginner",
-            "advanced": "expert",
-            "kid": "child",
-        }.get(m.group("a").lower(), m.group("a").lower())
+        level = _AUDIENCE_LEVELS[m.group("a").lower()]
         add("audience", level, _trim(q, m.start(), m.end()), hard=False)
     for m in re.finditer(
-        r"\b(?:i'?m|i am)\s+(?:a\s+)?(?:complete\s+|total\s+|absolute\s+)?"
-        r"(?:beginner|novice|newbie|new to)\b",
+        r"\b(?:i'?m|i am)\s+(?:a\s+)?(?:"
+        + alternation(_Q.novice_intensifiers)
+        + r"\s+)?"
+        + alternation(_Q.novice_words, space=" ")
+        + r"\b",
         q,
         re.I,
     ):
         add("audience", "beginner", _trim(q, m.start(), m.end()), hard=False)
+
+
+# "nothing longer than 800 words": at most
+_NOTHING_OVER = _Q.nothing_over
 
 
 def _more_lengths(q: str, add: Any) -> None:
@@ -323,17 +328,20 @@ def _more_lengths(q: str, add: Any) -> None:
     for m in re.finditer(r"\b(?P<n>\d[\d,]*)\s*\+\s*words?\b", q, re.I):  # "2000+ words"
         add("length", f">{m.group('n').replace(',', '')}", _trim(q, m.start(), m.end()))
     for m in re.finditer(
-        r"\b(?:nothing|none|no(?:thing)? (?:article|document|piece)s?)\s+(?P<cmp>longer|shorter|"
-        r"more|less|fewer|over|under)\s+(?:than\s+)?(?P<n>\d[\d,]*)\s+words?\b",
+        r"\b(?:nothing|none|no(?:thing)? "
+        + alternation(_Q.length_doc_nouns)
+        + r"s?)\s+(?P<cmp>"
+        + alternation((*_NOTHING_OVER, *_Q.nothing_under))
+        + r")\s+(?:than\s+)?(?P<n>\d[\d,]*)\s+words?\b",
         q,
         re.I,
     ):
-        op = "<" if m.group("cmp").lower() in ("longer", "more", "over") else ">"
+        op = "<" if m.group("cmp").lower() in _NOTHING_OVER else ">"
         add("length", f"{op}{m.group('n').replace(',', '')}", _trim(q, m.start(), m.end()))
     for m in re.finditer(
         r"\b(?:an?\s+)?(?:quick\s+)?(?P<n>\d{1,2})[- ]?min(?:ute)?s?\s+read\b"
-        r"|\b(?:no more than|at most|under|up to|max(?:imum)?)\s+(?P<p>one|two|three|\d)\s+pages?\b"
-        r"|\btl;?dr\b|\bkeep (?:it|them|the \w+) (?:brief|short)\b",
+        r"|\b" + alternation(_Q.page_limits, space=" ") + r"\s+(?P<p>one|two|three|\d)\s+pages?\b"
+        r"|\btl;?dr\b|\bkeep (?:it|them|the \w+) " + alternation(_Q.keep_brief) + r"\b",
         q,
         re.I,
     ):
@@ -343,27 +351,27 @@ def _more_lengths(q: str, add: Any) -> None:
     for m in re.finditer(r"\b(?P<w>long|short)[- ]form\b", q, re.I):
         add("length", m.group("w").lower(), _trim(q, m.start(), m.end()), hard=False)
     for m in re.finditer(
-        r"\b(?:something|anything|stuff|a|an)\s+(?P<w>short|quick|brief|long|lengthy)\s+"
-        r"(?:(?:to\s+)?read|reads?)\b",
+        r"\b"
+        + alternation(_Q.read_subjects)
+        + r"\s+(?P<w>"
+        + alternation(_READ_LENGTH)
+        + r")\s+(?:(?:to\s+)?read|reads?)\b",
         q,
         re.I,
     ):
-        w = m.group("w").lower()
-        value = "long" if w in ("long", "lengthy") else "short"
+        value = _READ_LENGTH[m.group("w").lower()]
         add("length", value, _trim(q, m.start(), m.end()), hard=False)
 
 
-_DOC_WORDS = (
-    r"(?:sources?|articles?|documents?|texts?|pages?|papers?|material|resources?|websites?|"
-    r"sites?|results?|content|press|media|news|reports?|books?|fuentes|sources|quellen|fonti|"
-    r"fontes|bronnen|artículos|articles|artikel|articoli|artigos)"
-)
+_DOC_WORDS = alternation(every(_Q.language_doc_nouns))
 
 
 def _language_adjectives(q: str, add: Any) -> None:
     """ "no English sources", "German articles only", "fuentes en español"."""
     for m in re.finditer(
-        r"\b(?P<neg>no|not|non|nothing in|sin|sans|keine|geen)?[\s-]*(?P<l>[^\W\d_]{4,})\s+"
+        r"\b(?P<neg>"
+        + alternation(every(_Q.language_adjective_negations), space=" ")
+        + r")?[\s-]*(?P<l>[^\W\d_]{4,})\s+"
         + _DOC_WORDS
         + r"\b",
         q,
@@ -385,10 +393,12 @@ def _more_formats(q: str, add: Any) -> None:
         add("format", "tutorial", _trim(q, m.start(), m.end()), hard=False)
     fmt = _alt(FORMATS)
     for m in re.finditer(
-        r"(?:^\s*(?:find\s+|show me\s+|give me\s+)?|\bmake it\s+(?:into\s+)?(?:an?\s+)?)"
-        r"(?P<f>" + fmt + r")\b(?=\s+(?:with|of|on|about|from|where|by|preferred|please)\b|"
+        r"(?:^\s*(?:"
+        + alternation(_Q.format_openers, space=" ")
+        + r"\s+)?|\bmake it\s+(?:into\s+)?(?:an?\s+)?)"
+        r"(?P<f>" + fmt + r")\b(?=\s+" + alternation(_Q.format_followers) + r"\b|"
         r"\s+i can\b|\s*$|\s*[,.;])"
-        r"|\b(?P<g>" + fmt + r")\s+(?:preferred|please|ideally|would be (?:ideal|great|best))\b",
+        r"|\b(?P<g>" + fmt + r")\s+" + alternation(_Q.format_approvals, space=" ") + r"\b",
         q,
         re.I,
     ):
@@ -400,9 +410,13 @@ def _more_keywords(q: str, add: Any) -> None:
     """ "leave out anything about X", "nothing that talks about X", "skip anything
     mentioning X"."""
     for m in re.finditer(
-        r"\b(?:leave out|skip|ignore|exclude|avoid|drop|nothing|no)\s+(?:anything|everything|"
-        r"stuff|articles|pages|documents|results)?\s*(?:that\s+)?(?:is\s+|are\s+)?"
-        r"(?:about|mentioning|talks? about|talking about|mentions?|covering|discussing)\s+",
+        r"\b"
+        + alternation(_Q.exclusion_leads, space=" ")
+        + r"\s+"
+        + alternation(_Q.exclusion_objects)
+        + r"?\s*(?:that\s+)?(?:is\s+|are\s+)?"
+        + alternation(_Q.about_words, space=" ")
+        + r"\s+",
         q,
         re.I,
     ):

@@ -23,8 +23,10 @@ A word is repaired when all of these hold:
 The key words are the words of the rules' vocabulary files
 (``assistant/understand/words/*.yaml``, :mod:`assistant.understand.vocab`) of four
 letters or more, except the facet, population and role lexicons, whose words are values
-the user's own spelling is copied into. (Until issue 35 they were read from the string
-constants of the rule modules' source, error messages included.)
+the user's own spelling is copied into, and the cue phrases the rules' regexes are built
+from (``vocab.REGEX_FILES``: they were no key words while written in the regexes).
+(Until issue 35 they were read from the string constants of the rule modules' source,
+error messages included.)
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import string
 from collections.abc import Iterator
 from typing import Any
 
-from assistant.understand.vocab import VOCAB
+from assistant.understand.vocab import REGEX_FILES, VOCAB
 
 _WORD = re.compile(r"[a-zà-ÿ]{4,}")
 
@@ -68,6 +70,8 @@ def key_words() -> frozenset[str]:
     values = [id(v) for v in _value_entries()]
     words: set[str] = set()
     for name in type(VOCAB).model_fields:
+        if name in REGEX_FILES:
+            continue  # the regexes' cue phrases (vocab.REGEX_FILES)
         part = getattr(VOCAB, name)
         for field in type(part).model_fields:
             entry = getattr(part, field)

@@ -1,34 +1,54 @@
 """The vocabulary of the question parser and the follow-up rules, read from data files.
 
 Every hand-written word list the rules apply lives in ``assistant/understand/words/*.yaml``,
-grouped by what the words mean (stance cues, constraint values, request words,
-follow-up words, sides, people, facets, grammar words, places), each list with a comment
-saying where it is used. This module reads them once, at first import, and checks
-them against a schema (:class:`Vocabulary`): every word lower case and stripped (place
-names keep their capitals), no word twice in one list, no key twice in one table,
-lists by language only under a known language code, and no key the schema does not
-name. A file that breaks a rule is a :class:`VocabularyError` naming the file and the
-entry. The patterns that apply the words (regex skeletons) stay in the code that uses
-them, built from these lists; the lists themselves are never written in Python.
+grouped by what the words mean (stance cues, constraint values, constraint cues,
+request words, follow-up words, facet frames, a follow-up's wrappers, sides, people,
+facets, grammar words, places), each list with a comment saying where it is used. This
+module reads them once, at first import, and checks them against a schema
+(:class:`Vocabulary`): every word lower case and stripped (place names keep their
+capitals), no word twice in one list, no key twice in one table, lists by language only
+under a known language code, and no key the schema does not name. A file that breaks a
+rule is a :class:`VocabularyError` naming the file and the entry. The patterns that apply
+the words (regex skeletons) stay in the code that uses them, built from these lists with
+:func:`alternation`; the lists themselves are never written in Python. A list named
+``*_patterns`` holds regex fragments (optional parts, lookaheads) where a plain phrase
+cannot say it: each must compile.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import AfterValidator, ValidationError, model_validator
 
-#: the languages users write questions and follow-ups in (ISO 639-1)
-LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "nl")
-Language = Literal["en", "es", "fr", "de", "it", "pt", "nl"]
+# (WordList, alternation, every and inverse are imported from here by the modules that read
+# the vocabulary)
+from assistant.understand.vocab_types import (
+    LANGUAGES,
+    Bands,
+    ByLanguage,
+    Groups,
+    Language,
+    Names,
+    Patterns,
+    Table,
+    Words,
+    _File,
+)
+from assistant.understand.vocab_types import WordList as WordList
+from assistant.understand.vocab_types import alternation as alternation
+from assistant.understand.vocab_types import every as every
+from assistant.understand.vocab_types import inverse as inverse
+
 FILES = (
     "claims",
+    "constraints",
     "facets",
     "followup",
+    "frames",
     "grammar",
     "people",
     "places",
@@ -36,79 +56,19 @@ FILES = (
     "sides",
     "stance",
     "values",
+    "wrappers",
 )
+
+
+#: the files of cue phrases the rules' regexes are built from; their words are no keys of
+#: the spelling repair (:func:`assistant.understand.spelling.key_words`), as they were not
+#: while they were written in the regexes: reading them would repair slips towards 90
+#: more words ("mnetion" -> "mention"), a change of behaviour to measure on its own
+REGEX_FILES = ("constraints", "frames", "wrappers")
 
 
 class VocabularyError(ValueError):
     """A vocabulary file breaks the schema (a packaging error, not a user's)."""
-
-
-class WordList(tuple[str, ...]):
-    """A list of words in file order, with a set's membership test."""
-
-    _set: frozenset[str]
-
-    def __new__(cls, words: Iterable[str]) -> WordList:
-        obj = super().__new__(cls, words)
-        obj._set = frozenset(obj)
-        return obj
-
-    def __contains__(self, word: object) -> bool:
-        return word in self._set
-
-
-def _unique(items: Iterable[str], what: str) -> None:
-    seen: set[str] = set()
-    for item in items:
-        if item in seen:
-            raise ValueError(f"{what} {item!r} is listed twice")
-        seen.add(item)
-
-
-def _lower_words(words: tuple[str, ...]) -> tuple[str, ...]:
-    for w in words:
-        if not w or w != w.strip() or w != w.lower():
-            raise ValueError(f"{w!r} must be lower case, with no surrounding spaces")
-    _unique(words, "the word")
-    return WordList(words)
-
-
-def _names(names: tuple[str, ...]) -> tuple[str, ...]:
-    for n in names:
-        if not n or n != n.strip():
-            raise ValueError(f"{n!r} must have no surrounding spaces")
-    _unique(names, "the name")
-    return WordList(names)
-
-
-def _lower_table(table: dict[str, str]) -> dict[str, str]:
-    _lower_words(tuple(table))
-    for k, v in table.items():
-        if not v or v != v.lower():
-            raise ValueError(f"the value of {k!r} must be lower case")
-    return table
-
-
-Words = Annotated[tuple[str, ...], AfterValidator(_lower_words)]
-Names = Annotated[tuple[str, ...], AfterValidator(_names)]
-Table = Annotated[dict[str, str], AfterValidator(_lower_table)]
-#: lists of words by what they stand for ("short": [...], "long": [...])
-Groups = dict[str, Words]
-ByLanguage = dict[Language, Words]
-
-
-def every(groups: dict[Any, tuple[str, ...]]) -> WordList:
-    """The words of all the groups (or languages), in file order, each once."""
-    return WordList(dict.fromkeys(w for words in groups.values() for w in words))
-
-
-def inverse(groups: dict[str, tuple[str, ...]]) -> dict[str, str]:
-    """word -> the group it is listed under, in file order."""
-    return {w: key for key, words in groups.items() for w in words}
-
-
-class _File(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Facets(_File):
@@ -163,6 +123,182 @@ class Followup(_File):
         return WordList((*self.courtesy, *(w for w in self.reaction if w not in self.courtesy)))
 
 
+class Openers(_File):
+    """The words a turn may open with before a facet's frame, by the frame."""
+
+    frames: Words
+    pronoun_question: Words
+    comes_into_it: Words
+    cost: Words
+    with_phrase: Words
+
+
+class Circumfix(_File):
+    """A cue around the facet ("wie sieht es mit den Kosten aus?")."""
+
+    open: str
+    starts: str
+    close: str
+
+
+class Frames(_File):
+    """The words of rule 7's frames (``words/frames.yaml``,
+    :mod:`assistant.understand.followup.facet`)."""
+
+    openers: Openers
+    and_words: ByLanguage
+    weak_cues: ByLanguage
+    circumfix: Circumfix
+    strong_cues: Words
+    strong_cue_patterns: Patterns
+    effect_verbs: Words
+    effect_pronoun_verbs: Words
+    implications: Words
+    effect_nouns: Words
+    effect_judgements: Words
+    sameness: Words
+    bearing_nouns: Words
+    evidence_nouns: Words
+    evidence_verbs: Words
+    effect_clause_verbs: Words
+    item_nouns: Words
+    facet_leads: ByLanguage
+    facet_tails: ByLanguage
+    facet_tail_patterns: Patterns
+    marked_facet_nouns: Words
+    population_heads: Words
+    population_links: Words
+    pronoun_question_adverbs: Words
+    pronoun_verbs: Words
+    subject_cues: Words
+    subject_cue_tails: Words
+    head_prepositions: ByLanguage
+
+
+class Wrappers(_File):
+    """The words of a follow-up's wrapper, labels and sentence breaks
+    (``words/wrappers.yaml``, :mod:`assistant.understand.followup.normalise`)."""
+
+    so_requests: Words
+    question_starts: Words
+    lead_marks: ByLanguage
+    lead_words: ByLanguage
+    lead_patterns: Patterns
+    hedges: Words
+    requests: ByLanguage
+    fetch_verbs: Words
+    indirect_requests: Words
+    indirect_request_patterns: Patterns
+    courtesy_ends: ByLanguage
+    courtesy_end_patterns: Patterns
+    approval_intensifiers: Words
+    approvals: Words
+    availability: Words
+    whether_words: ByLanguage
+    label_openers: Words
+    new_topic_labels: Words
+    new_topic_label_patterns: Patterns
+    edit_labels: Words
+    edit_label_patterns: Patterns
+    label_courtesy: Words
+    points_back: Words
+
+
+class FollowupConstraints(_File):
+    """Rule 4's operators and cues (:mod:`assistant.understand.followup.constraint_words`)."""
+
+    negations: ByLanguage
+    negation_scope: Words
+    exclusions: ByLanguage
+    exclusion_patterns: Patterns
+    positives: ByLanguage
+    bounds: Words
+    not_excluding: Words
+    clause_breaks: Words
+    clause_break_exceptions: Words
+    positive_sources: ByLanguage
+    positive_source_patterns: Patterns
+    audience_prepositions: ByLanguage
+    audience_phrases: Words
+    audience_hedges: Words
+    audience_fields: Words
+    audience_participles: ByLanguage
+    audience_articles: ByLanguage
+    audience_scope_nouns: ByLanguage
+    value_prepositions: ByLanguage
+    keyword_nouns: Words
+    keyword_verbs: Words
+    keyword_leads: Words
+    keyword_cues: ByLanguage
+    keyword_cue_patterns: Patterns
+    keyword_articles: ByLanguage
+    keyword_tails: Words
+    keyword_ends: Words
+    read_limits: Words
+    source_cues: Words
+    source_tails: Words
+    time_words: Words
+    praise_intensifiers: Words
+
+
+class QuestionConstraints(_File):
+    """The question parser's constraint cues (:mod:`assistant.understand.constraints`)."""
+
+    language_negations: Words
+    language_participles: ByLanguage
+    language_prepositions: ByLanguage
+    language_suffixes: Words
+    language_doc_nouns: ByLanguage
+    language_adjective_negations: ByLanguage
+    word_nouns: ByLanguage
+    length_intensifiers: Words
+    length_nouns: Words
+    length_doc_nouns: Words
+    nothing_over: Words
+    nothing_under: Words
+    page_limits: Words
+    keep_brief: Words
+    read_subjects: Words
+    read_lengths: Groups
+    format_nouns: Words
+    format_cues: ByLanguage
+    format_openers: Words
+    format_followers: Words
+    format_approvals: Words
+    audience_cues: Words
+    audience_cue_patterns: Patterns
+    good_for_words: Words
+    audience_nouns: Words
+    audience_verbs: Words
+    child_audience: Words
+    child_audience_patterns: Patterns
+    novice_people: Words
+    novice_amounts: Words
+    novice_lacks: Words
+    novice_intensifiers: Words
+    novice_words: Words
+    audience_levels: Table
+    exclusion_verbs: Words
+    mention_verbs: Words
+    exclusion_cues: Words
+    negated_modals: Words
+    negated_mention_verbs: Words
+    keyword_cues: Words
+    keyword_cue_patterns: Patterns
+    keyword_negators: Words
+    quote_negators: Words
+    exclusion_leads: Words
+    exclusion_objects: Words
+    about_words: Words
+
+
+class Constraints(_File):
+    """The words around a constraint's value (``words/constraints.yaml``)."""
+
+    question: QuestionConstraints
+    followup: FollowupConstraints
+
+
 class Sides(_File):
     con_words: Words
     pro_words: Words
@@ -174,21 +310,6 @@ class Sides(_File):
     good: Words
 
 
-def _bands(bands: tuple[tuple[int, int, str], ...]) -> tuple[tuple[int, int, str], ...]:
-    last = -1
-    for low, high, value in bands:
-        if not last < low <= high:
-            raise ValueError(f"the band {low}-{high} must start after {last} and not end before it")
-        if value != value.lower():
-            raise ValueError(f"{value!r} must be lower case")
-        last = high
-    return bands
-
-
-#: (from, to, value) bands of whole numbers, in increasing order, not overlapping
-Bands = Annotated[tuple[tuple[int, int, str], ...], AfterValidator(_bands)]
-
-
 class Values(_File):
     formats: Table
     audiences: Table
@@ -198,6 +319,7 @@ class Values(_File):
     length_words: Groups
     length_phrases: Table
     at_most: Words
+    at_least: Words
     source_nouns: Words
     source_sites: Words
     source_adjectives: Table
@@ -386,8 +508,10 @@ class Vocabulary(_File):
     """All the vocabulary files, one attribute per file."""
 
     claims: Claims
+    constraints: Constraints
     facets: Facets
     followup: Followup
+    frames: Frames
     grammar: Grammar
     people: People
     places: Places
@@ -395,6 +519,7 @@ class Vocabulary(_File):
     sides: Sides
     stance: Stance
     values: Values
+    wrappers: Wrappers
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):

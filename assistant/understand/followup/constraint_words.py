@@ -19,14 +19,18 @@ from assistant.understand.values import (
     LENGTH_WORDS,
     language_code,
 )
-from assistant.understand.vocab import VOCAB, inverse
+from assistant.understand.vocab import VOCAB, alternation, every, inverse
+
+# the operators and cues around a value (words/constraints.yaml), each list read here once
+_C = VOCAB.constraints.followup
+_AUDIENCE_PREPOSITIONS = every(_C.audience_prepositions)
 
 _NEGATION = re.compile(
-    r"\b(?:no|not|nothing|none|without|skip|skipping|exclude|excluding|avoid|avoiding|ignore|"
-    r"ignoring|except|leave out|leaving out|aren't|isn't|don't want|do not want|sin|ohne|keine|"
-    r"kein|sans|pas de|ni|cut|drop|remove|lose|ditch|get rid of|no more|geen)\s+"
-    r"(?:(?:any|anything|stuff|content|results|articles|sources|documents|"
-    r"that|which|are|is|from|on|by|in|the|all)\s+){0,4}$",
+    r"\b"
+    + alternation(every(_C.negations), space=" ")
+    + r"\s+(?:"
+    + alternation(_C.negation_scope)
+    + r"\s+){0,4}$",
     re.I,
 )
 
@@ -54,10 +58,9 @@ _GENERIC_DOCS = frozenset(VOCAB.values.generic_docs)
 
 
 _POSITIVE_SOURCE = re.compile(
-    r"\b(?:only|just|stick(?:ing)? to|limit(?:ed)? (?:it |this |the \w+ )?to|"
-    r"restrict(?:ed)? (?:it |this |the \w+ |everything )?to|"
-    r"confine(?:d)? (?:it |this |the \w+ )?to|"
-    r"solo|nur|seulement)\s+(?:the\s+|to\s+)?$",
+    r"\b"
+    + alternation(every(_C.positive_sources), _C.positive_source_patterns, space=" ")
+    + r"\s+(?:the\s+|to\s+)?$",
     re.I,
 )
 
@@ -72,9 +75,13 @@ _AUDIENCES = AUDIENCES
 
 
 _AUDIENCE = re.compile(
-    r"\b(?:for|at|to|aimed at|written for|suitable for|pitched at|para|für|pour|per|voor)\s+"
-    r"(?:(?:like|say|um|uh|maybe|mostly|mainly)\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?(?:(?:legal|medical|technical|scientific|financial|industry|"
-    r"policy|clinical|subject|domain)\s+)?(?P<a>"
+    r"\b"
+    + alternation((*_AUDIENCE_PREPOSITIONS, *_C.audience_phrases), space=" ")
+    + r"\s+(?:"
+    + alternation(_C.audience_hedges)
+    + r"\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?(?:"
+    + alternation(_C.audience_fields)
+    + r"\s+)?(?P<a>"
     + "|".join(re.escape(a) for a in sorted(_AUDIENCES, key=len, reverse=True))
     + r")\b",
     re.I,
@@ -90,9 +97,12 @@ _AUDIENCE_WORDS = re.compile(
 
 
 _KEYWORD = re.compile(
-    r"\b(?:stuff|ones|sources|articles|documents|results|anything|things|material|pages|texts)\s+"
-    r"(?:that|which)\s+(?:talks?|talking|discuss(?:es)?|deals?|refers?|covers?)\s+"
-    r"(?:about\s+|with\s+|to\s+)?(?P<k>[\w\-]+(?:\s+[\w\-]+)?)\s*[.!?]*$",
+    r"\b"
+    + alternation(_C.keyword_nouns)
+    + r"\s+(?:that|which)\s+"
+    + alternation(_C.keyword_verbs)
+    + r"\s+(?:about\s+|with\s+|to\s+)?"
+    r"(?P<k>[\w\-]+(?:\s+[\w\-]+)?)\s*[.!?]*$",
     re.I,
 )
 
@@ -114,7 +124,7 @@ _CONSTRAINT_RESIDUE = frozenset(
 )
 
 
-_PREPOSITION = re.compile(r"\b(?:for|at|to|from|by|in|für|para|pour|per|voor)\b", re.I)
+_PREPOSITION = re.compile(r"\b" + alternation(every(_C.value_prepositions)) + r"\b", re.I)
 
 
 # words that make a kind of document a kind of source ("the opinion pieces", "the
@@ -122,17 +132,26 @@ _PREPOSITION = re.compile(r"\b(?:for|at|to|from|by|in|für|para|pour|per|voor)\b
 _SOURCE_MODIFIERS = frozenset(VOCAB.values.source_modifiers)
 
 
+# the words between a negation and the readers ("nothing written for the kids") …
+_AUDIENCE_LEAD = re.compile(
+    r"(?:\b"
+    + alternation(every(_C.audience_participles))
+    + r"\s+)?(?:\b"
+    + alternation(_AUDIENCE_PREPOSITIONS)
+    + r"\s+)?(?:\b"
+    + alternation(every(_C.audience_articles))
+    + r"\s+)?$",
+    re.I,
+)
+# … and the scope words before them ("geen teksten voor kinderen"), as written
+_AUDIENCE_SCOPE = re.compile(r"\b" + alternation(every(_C.audience_scope_nouns)) + r"\s*$")
+
+
 def _negated_scope(before: str) -> bool:
     """A negation before an audience phrase and its scope words ("nothing written for
     kids", "geen teksten voor kinderen"), not a negation inside it."""
-    before = re.sub(
-        r"(?:\b(?:written|aimed|meant|intended|pitched|geschrieben|escrito|écrit)\s+)?"
-        r"(?:\b(?:for|at|to|voor|für|para|pour|per)\s+)?(?:\b(?:the|a|an|de|die|los|les)\s+)?$",
-        "",
-        before,
-        flags=re.I,
-    )
-    before = re.sub(r"\b(?:texts?|teksten|stuff|things|material|articles|sources)\s*$", "", before)
+    before = _AUDIENCE_LEAD.sub("", before)
+    before = _AUDIENCE_SCOPE.sub("", before)
     return bool(_NEGATION.search(before))
 
 
@@ -140,39 +159,31 @@ def _negated_scope(before: str) -> bool:
 # stuff meant for specialists", "anything but spanish", "I can't read German", "nada em
 # inglês"); "only"/"just" after it starts a positive request again ("no, only Spanish")
 _EXCLUDE = re.compile(
-    r"\b(?:no|not|nothing|nothin|none|without|w/o|skip|skipping|exclude|excluding|except|"
-    r"besides|other than|apart from|anything but|everything but|minus|avoid|avoiding|ignore|"
-    r"ignoring|leave out|leaving out|leave off|omit|omitting|drop|remove|cut|lose|ditch|"
-    r"get rid of|filter out|weed out|rather not|(?:can'?t|cannot|can not|don'?t|do not|never) "
-    r"(?:read|understand|speak|stand|trust|use|want|need|come|include|show|give|cite|add)|"
-    r"doesn'?t come|does not come|"
-    r"aren'?t|isn'?t|wasn'?t|weren'?t|"
-    r"don'?t want|sin|nada|ningún|ninguna|ninguno|excepto|menos|ohne|kein|keine|keinen|"
-    r"nichts|außer|sans|pas de|pas d'|rien|aucun|aucune|sauf|niente|senza|nessun|nessuna|"
-    r"tranne|sem|nenhum|nenhuma|exceto|geen|niets|zonder|behalve)(?![\w'])",
+    r"\b" + alternation(every(_C.exclusions), _C.exclusion_patterns, space=" ") + r"(?![\w'])",
     re.I,
 )
 
 
-_POSITIVE = re.compile(
-    r"\b(?:only|just|solely|exclusively|solo|solamente|sólo|nur|seulement|uniquement|"
-    r"soltanto|apenas|somente|alleen|enkel)\b",
-    re.I,
-)
+_POSITIVE = re.compile(r"\b" + alternation(every(_C.positives)) + r"\b", re.I)
 
 
 # "no more than", "not longer than": a bound, not an exclusion
 _NOT_EXCLUDING = re.compile(
-    r"\b(?:no|not) (?:more|longer|shorter|less|fewer|over|under|above|below|bigger|"
-    r"greater)(?: than)?\s*$|\bnot (?:only|just)\b|\bno (?:matter|problem|worries)\b|"
-    r"\bnot sure\b",
+    r"\b(?:no|not) "
+    + alternation(_C.bounds)
+    + r"(?: than)?\s*$|\b"
+    + alternation(_C.not_excluding, space=" ")
+    + r"\b",
     re.I,
 )
 
 
 _CLAUSE_END = re.compile(
-    r"[.;!?]\s|,\s+(?!\d)|(?<!anything)(?<!everything)(?<!all)\s(?:but|though|although|whereas)"
-    r"\s(?!not\b)",
+    r"[.;!?]\s|,\s+(?!\d)|"
+    + "".join(rf"(?<!{re.escape(w)})" for w in _C.clause_break_exceptions)
+    + r"\s"
+    + alternation(_C.clause_breaks)
+    + r"\s(?!not\b)",
     re.I,
 )
 
@@ -199,25 +210,26 @@ def _excluded(q: str, start: int) -> bool:
 # "that mention the word 'methane'", "with the word keto in it", "anything mentioning
 # Amazon", "qui mentionne Macron", "qui parlent de X", "mit dem Wort X"
 _KEYWORD_WORD = re.compile(
-    r"\b(?:(?:with|w|w/|containing|contain|contains|has|have|having|use|uses|using|"
-    r"mention|mentions|mentioning)\s+)?"
-    r"(?:the\s+(?:exact\s+)?(?:word|term|phrase|keyword)|"
-    r"mentioning|that mentions?|which mentions?|mentions?|"
-    r"qui mentionnent|qui mentionne|qui parlent de|qui parle de|"
-    r"mit dem (?:wort|begriff)|die (?:das wort|den begriff)|"
-    r"con la palabra|que mencion(?:a|an|en|e|am|em)|che menzionan[oa]|com a palavra|"
-    r"met het woord|die (?:het woord)?)\s+"
-    r"(?:(?:la|el|los|las|le|les|die|der|das|il|lo|o|a|de|het)\s+)?"
+    r"\b(?:"
+    + alternation(_C.keyword_leads)
+    + r"\s+)?"
+    + alternation(every(_C.keyword_cues), _C.keyword_cue_patterns, space=" ")
+    + r"\s+(?:"
+    + alternation(every(_C.keyword_articles))
+    + r"\s+)?"
     r"(?P<k>['\"‘“]?[^\W\d_][\w\-]*['\"’”]?)"
-    r"(?=\s*(?:in (?:it|them|the (?:text|title))|explicitly|anywhere|at all|somewhere)?\s*"
-    r"(?:[.!?,]|\b(?:if|please|pls|thanks|lol)\b|$))",
+    r"(?=\s*"
+    + alternation(_C.keyword_tails, space=" ")
+    + r"?\s*(?:[.!?,]|\b"
+    + alternation(_C.keyword_ends)
+    + r"\b|$))",
     re.I,
 )
 
 
 _READ_MINUTES = re.compile(
     r"\b(?:an?\s+)?(?P<n>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")[- ]?min(?:ute)?s?[- ]?"
-    r"reads?\b(?:\s+(?:max|maximum|tops|at most))?",
+    r"reads?\b(?:\s+" + alternation(_C.read_limits, space=" ") + r")?",
     re.I,
 )
 
@@ -225,10 +237,11 @@ _READ_MINUTES = re.compile(
 # a source by name: "reuters only", "only from the bbc", "published by the BBC", "anything
 # from al jazeera?", "leave out anything from greenpeace"
 _NAMED_SOURCE = re.compile(
-    r"(?:\b(?:from|by|published by|produced by|written by)\s+(?:the\s+)?"
+    r"(?:\b" + alternation(_C.source_cues, space=" ") + r"\s+(?:the\s+)?"
     r"(?P<n>[^\W\d_][\w&.\-]*(?:\s+[^\W\d_][\w&.\-]*){0,2}?)"
-    r"(?=\s*(?:only|please|pls|thanks|articles?|stories|reports?|pieces|coverage|content|"
-    r"stuff|ones)?(?:\s+(?:on|about)\s+(?:this|that|it|the topic))?\s*(?:[.!?,]|$))"
+    r"(?=\s*"
+    + alternation(_C.source_tails)
+    + r"?(?:\s+(?:on|about)\s+(?:this|that|it|the topic))?\s*(?:[.!?,]|$))"
     r"|^\s*(?:the\s+)?(?P<n2>[^\W\d_][\w&.\-]*(?:\s+[^\W\d_][\w&.\-]*)?)\s+only\b)",
     re.I,
 )
@@ -239,6 +252,9 @@ def _countries() -> frozenset[str]:
     return frozenset(c.lower() for c in VOCAB.places.places)
 
 
+_TIME = re.compile(r"\b" + alternation(_C.time_words) + r"\b")
+
+
 def _named_source(name: str) -> bool:
     """A name of a source: not a word of the value lexicons (a place, a language, a kind
     of document, a group), not time, not a pointer."""
@@ -246,11 +262,7 @@ def _named_source(name: str) -> bool:
     if not words or any(w in fw.POINTERS for w in words) or words[-1] in fw.FILLER:
         return False  # ("al jazeera", "le monde": an article of another language is part)
     low = " ".join(words)
-    if re.search(
-        r"\b(?:year|years|month|months|decade|decades|century|today|now|recent|"
-        r"last|past|since|ago)\b",
-        low,
-    ):
+    if _TIME.search(low):
         return False
     if low in _countries() or any(language_code(w) for w in words):
         return False
@@ -286,8 +298,7 @@ def _source_name(name: str) -> str:
 
 _PRAISE = re.compile(
     r"\b(?:this|that|it|which|they|these|those)(?:'s|’s| is| was| are| were| looks?| seems?)\s+"
-    r"(?:(?:very|really|so|super|quite|pretty|extremely|incredibly|nice and|wonderfully|"
-    r"impressively|admirably|and)\s+)*$",
+    r"(?:" + alternation(_C.praise_intensifiers, space=" ") + r"\s+)*$",
     re.I,
 )
 

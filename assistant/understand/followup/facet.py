@@ -33,51 +33,72 @@ from assistant.understand.followup.words import (
     _topic_stems,
     _words,
 )
-from assistant.understand.vocab import VOCAB
+from assistant.understand.vocab import VOCAB, alternation, every
 
+# the words of the frames (words/frames.yaml), each list read here once
+_W = VOCAB.frames
+_OPENERS = _W.openers
+_FRAME_OPENERS = _OPENERS.frames
+_AND_WORDS = every(_W.and_words)
+_CIRCUMFIX = _W.circumfix
+_CIRCUMFIX_END = alternation([_CIRCUMFIX.close])
+
+
+def _opening(words: tuple[str, ...]) -> str:
+    """The words a turn may open with before a frame, any number of them ("and so …")."""
+    return r"^\s*(?:" + alternation(words) + r"[,]?\s+)*"
+
+
+_OPEN = _opening(_FRAME_OPENERS)
+
+
+# the weak frames: a cue (or "and" alone) before a facet
 _WEAK_FRAME = re.compile(
-    r"^\s*(?:(?:and|but|so|now|also|ok|okay|und|y|et|e)[,]?\s+)*(?:(?:and\s+)?what\s+about|how\s+about|"
-    r"what\s+of|was\s+ist\s+mit|wie\s+sieht\s+es\s+mit(?=\s.+\saus\s*[?.!]*$)|qu'en\s+est-il\s+(?:de|du|des)|y\s+qu[ée]\s+hay\s+de|"
-    r"y\s+qu[ée]\s+pasa\s+con|e\s+quanto\s+(?:a|ao|à|aos|às)|e\s+(?:per|riguardo\s+a)|"
-    r"and|y|und|et|e)\s+(?P<x>.+)$",
+    _opening(tuple(dict.fromkeys((*_FRAME_OPENERS, *_AND_WORDS))))
+    + alternation(
+        (*every(_W.weak_cues), *_AND_WORDS),
+        # the circumfix opens the frame when the turn ends with its close
+        [alternation([_CIRCUMFIX.open]) + r"(?=\s.+\s" + _CIRCUMFIX_END + r"\s*[?.!]*$)"],
+    )
+    + r"\s+(?P<x>.+)$",
     re.I,
 )
 
 
 _STRONG_FRAME = re.compile(
-    r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:also\s+)?(?:focus\s+(?:more\s+)?on|"
-    r"concentrate\s+on|zoom\s+in\s+on|look\s+(?:more\s+)?(?:at|into)|cover(?:ing)?|include|"
-    r"add(?:\s+(?:ones|those|options|places|results))?(?:\s+(?:with|that have|that are))?|"
-    r"(?:ones|those|options|places|results)\s+(?:with|that have|that are)|"
-    r"(?:confine|restrict|limit|narrow)\s+(?:(?:it|this|that|the\s+\w+)\s+)?(?:down\s+)?to|"
-    r"(?:i'?m|i\s+am)\s+(?:mostly\s+|most\s+|more\s+|particularly\s+|especially\s+|also\s+)?"
-    r"interested\s+in|more\s+on|go\s+deeper\s+(?:on|into)|expand\s+on|"
-    r"tell\s+(?:me|us)\s+(?:more\s+|a\s+bit\s+)?about|dig\s+into|think\s+about|"
-    r"(?:talk|speak|say\s+(?:something|more|a\s+bit))\s+(?:also\s+|more\s+)?about|discuss|"
-    r"address|mention|"
-    r"(?:(?:know|hear|learn|read|see|find\s+out)\s+)?more\s+about|"
-    r"(?:hear|learn|read|know)\s+(?:a\s+(?:bit|little)\s+)?about|"
-    r"(?:i|we)\s+(?:mostly\s+|mainly\s+|really\s+|only\s+|most\s+)?care\s+(?:most\s+)?about|"
-    r"consider|about|"
-    r"(?:is\s+there\s+)?(?:anything|something|any\s+(?:info|information|data|evidence))\s+"
-    r"(?:on|about|regarding))\s+(?P<x>.+)$",
+    _OPEN
+    + r"(?:also\s+)?"
+    + alternation(_W.strong_cues, _W.strong_cue_patterns)
+    + r"\s+(?P<x>.+)$",
     re.I,
 )
 
 
 _EFFECT_FRAME = re.compile(
-    r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:how\s+(?:does|do|would|will|did|might|"
-    r"could|is|are)\s+(?P<s>.+?)\s+(?:affect|affecting|impact|impacting|change|influence|hit|"
-    r"help|hurt|harm)|(?:the\s+)?implications?\s+(?:for|of)|what\s+(?:would|will|does|could|might)\s+(?P<s6>it|that|this|they)\s+do\s+"
-    r"(?:to|for)|(?:what(?:'s|\s+is|\s+are|\s+about)?\s+)?(?:the\s+)?(?:impacts?|effects?|"
-    r"consequences)\s+(?:on|for)|(?:is|are)\s+(?P<s2>it|that|this|they)\s+(?:good|bad|safe|"
-    r"harmful|ok|fair)\s+for|does\s+(?P<s3>it|that|this)\s+(?:affect|help|hurt|harm)|"
-    r"(?:is|does)\s+(?P<s4>that|this|it)\s+(?:also\s+)?(?:true|apply|the same)\s+(?:for|to)|"
-    r"what\s+(?:bearing|effect|impact|influence|difference)\s+(?:does|do|would|will|might|could)"
-    r"\s+(?P<s5>it|this|that|they)\s+(?:have|make)\s+(?:on|to|for)|"
+    _OPEN
+    + r"(?:how\s+(?:does|do|would|will|did|might|could|is|are)\s+(?P<s>.+?)\s+"
+    + alternation(_W.effect_verbs)
+    + r"|(?:the\s+)?"
+    + alternation(_W.implications)
+    + r"\s+(?:for|of)|what\s+(?:would|will|does|could|might)\s+(?P<s6>it|that|this|they)\s+do\s+"
+    r"(?:to|for)|(?:what(?:'s|\s+is|\s+are|\s+about)?\s+)?(?:the\s+)?"
+    + alternation(_W.effect_nouns)
+    + r"\s+(?:on|for)|(?:is|are)\s+(?P<s2>it|that|this|they)\s+"
+    + alternation(_W.effect_judgements)
+    + r"\s+for|does\s+(?P<s3>it|that|this)\s+"
+    + alternation(_W.effect_pronoun_verbs)
+    + r"|(?:is|does)\s+(?P<s4>that|this|it)\s+(?:also\s+)?"
+    + alternation(_W.sameness, space=" ")
+    + r"\s+(?:for|to)|what\s+"
+    + alternation(_W.bearing_nouns)
+    + r"\s+(?:does|do|would|will|might|could)\s+(?P<s5>it|this|that|they)\s+(?:have|make)\s+"
+    r"(?:on|to|for)|"
     # "what does the research say about older students?", "and if you've got young kids?"
-    r"what\s+(?:does|do)\s+(?:the\s+)?(?:research|evidence|science|data|literature|studies)\s+"
-    r"(?:say|show|suggest|tell us)\s+(?:about|on|for|regarding)|"
+    r"what\s+(?:does|do)\s+(?:the\s+)?"
+    + alternation(_W.evidence_nouns)
+    + r"\s+"
+    + alternation(_W.evidence_verbs, space=" ")
+    + r"\s+(?:about|on|for|regarding)|"
     r"(?:what\s+)?if\s+(?:you|i|we|one|they)(?:'ve|'re|'m|\s+have|\s+are|\s+am)?"
     r"(?:\s+got)?)"
     r"\s+(?P<x>.+)$",
@@ -94,19 +115,18 @@ _EFFECT_SUBJECT = frozenset(VOCAB.followup.effect_subject)
 # "how it would affect waiting times", "what would this mean for rare disease research",
 # "how does it work for children with dyslexia", "how the answer changes for smaller towns"
 _EFFECT_CLAUSE = re.compile(
-    r"^\s*(?:(?:and|but|so|now|also|ok|okay)[,]?\s+)*(?:how|what)\s+"
-    r"(?:(?:does|do|would|will|did|might|could|is|are)\s+)?(?P<s>[\w'’\- ]+?)\s+"
-    r"(?:(?:would|will|might|could|does|do|did)\s+)?(?:(?:play|plays|pan|pans|turn|turns|work|works)\s+out|"
-    r"affects?|affecting|impacts?|changes?|"
-    r"influences?|hits?|helps?|hurts?|harms?|means?|works?|applies|apply|looks?|goes|go)\s+"
-    r"(?:(?:for|to|on|in)\s+)?(?P<x>.+)$",
+    _OPEN
+    + r"(?:how|what)\s+(?:(?:does|do|would|will|did|might|could|is|are)\s+)?(?P<s>[\w'’\- ]+?)\s+"
+    r"(?:(?:would|will|might|could|does|do|did)\s+)?"
+    + alternation(_W.effect_clause_verbs)
+    + r"\s+(?:(?:for|to|on|in)\s+)?(?P<x>.+)$",
     re.I,
 )
 
 
 # "what would it cost": the verb names the facet
 _COST_CLAUSE = re.compile(
-    r"^\s*(?:(?:and|but|so|ok)[,]?\s+)*(?:what|how\s+much)\s+(?:would|will|does|did|might|"
+    _opening(_OPENERS.cost) + r"(?:what|how\s+much)\s+(?:would|will|does|did|might|"
     r"could)\s+(?:it|this|that|they)\s+(?P<x>cost)\s*[?.!]*$",
     re.I,
 )
@@ -124,23 +144,16 @@ def _effect_object(x: str, previous: QueryPlan) -> str | None:
 
 
 # "cheaper ones?": a property of the items wanted
-_ONES = re.compile(
-    r"^\s*(?P<a>[\w\-]+)\s+(?:ones|options|alternatives|places|versions|models)\s*[?.!]*$", re.I
-)
+_ONES = re.compile(r"^\s*(?P<a>[\w\-]+)\s+" + alternation(_W.item_nouns) + r"\s*[?.!]*$", re.I)
 
 
-_FACET_LEAD = re.compile(
-    r"^(?:(?:the|a|an|its|their|it's|this|that|these|those|los|las|les|la|le|el|die|der|"
-    r"das|den|des|dem|einem|einer|il|lo|gli|i|os|l'|any|some|more|like)\s+)+",
-    re.I,
-)
+_FACET_LEAD = re.compile(r"^(?:" + alternation(every(_W.facet_leads)) + r"\s+)+", re.I)
 
 
 _FACET_TAIL = re.compile(
-    r"(?:[,]?\s+(?:angle|side|issues?|aspect|part|dimension|question|element|factor|"
-    r"then|too|as well|though|also|again|"
-    r"stuff|thing|bit|aussi|también|auch|if that'?s (?:ok(?:ay)?|alright|all right)|"
-    r"please|pls|thanks|in particular|especially))+\s*$",
+    r"(?:[,]?\s+"
+    + alternation(every(_W.facet_tails), _W.facet_tail_patterns, space=" ")
+    + r")+\s*$",
     re.I,
 )
 
@@ -161,14 +174,16 @@ def _clean_facet(x: str) -> str:
 
 
 # a phrase the user marks as a part of the answer ("the storytelling part")
-_MARKED_FACET = re.compile(r"\s(?:part|bit|aspect|angle|side|stuff|thing)s?\s*[?.!]*\s*$", re.I)
+_MARKED_FACET = re.compile(r"\s" + alternation(_W.marked_facet_nouns) + r"s?\s*[?.!]*\s*$", re.I)
 
 
 # a population named by what its members have or do ("people with diabetes")
 _POPULATION_FRAME = re.compile(
-    r"^(?:the\s+)?(?:people|persons|those|anyone|patients|families|households|kids|children|"
-    r"adults|workers|students|women|men|residents|users)\s+(?:with|without|who|living|on|over|"
-    r"under|from)\b",
+    r"^(?:the\s+)?"
+    + alternation(_W.population_heads)
+    + r"\s+"
+    + alternation(_W.population_links)
+    + r"\b",
     re.I,
 )
 
@@ -176,26 +191,24 @@ _POPULATION_FRAME = re.compile(
 # "are they expensive to run?", "is it legal though?": a question about the previous topic,
 # its subject a pronoun, asks about a facet
 _PRONOUN_QUESTION = re.compile(
-    r"^\s*(?:(?:and|but|so|ok|okay|also)[,]?\s+)*(?:is|are|was|were|does|do|did|would|will|"
+    _opening(_OPENERS.pronoun_question) + r"(?:is|are|was|were|does|do|did|would|will|"
     r"can|could|isn't|aren't|doesn't|won't)\s+(?:it|they|this|that|these|those)\s+"
-    r"(?:(?:really|actually|also|even|still)\s+)?(?P<x>[^,;:]+?)\s*[?.!]*\s*$",
+    r"(?:" + alternation(_W.pronoun_question_adverbs) + r"\s+)?(?P<x>[^,;:]+?)\s*[?.!]*\s*$",
     re.I,
 )
 
 
-_PRONOUN_VERBS = re.compile(
-    r"^(?:hurt|harm|affect|help|improve|worsen|damage|raise|lower|increase|reduce|cut|boost|"
-    r"change|cause|create|lead\s+to|make|have|need|require|cost|take|bring|mean\s+for)\s+",
-    re.I,
-)
+_PRONOUN_VERBS = re.compile(r"^" + alternation(_W.pronoun_verbs) + r"\s+", re.I)
 
 
 # "does back pain come into it?": a facet as the subject, the topic as the object
 _COMES_INTO_IT = re.compile(
-    r"^\s*(?:(?:and|but|so|ok|okay)[,]?\s+)*(?:does|do|did|would|will|should|is|are)\s+"
-    r"(?P<x>.+?)\s+(?:come\s+into\s+(?:it|this|that|play)|matter(?:\s+(?:here|at\s+all|much))?|"
-    r"play\s+a\s+(?:role|part)|factor\s+in|figure\s+in(?:\s+(?:it|this))?|come\s+up|"
-    r"count(?:\s+for\s+anything)?)\s*(?:here|at\s+all|though|too)?\s*[?.!]*\s*$",
+    _opening(_OPENERS.comes_into_it)
+    + r"(?:does|do|did|would|will|should|is|are)\s+(?P<x>.+?)\s+"
+    + alternation(_W.subject_cues)
+    + r"\s*"
+    + alternation(_W.subject_cue_tails)
+    + r"?\s*[?.!]*\s*$",
     re.I,
 )
 
@@ -250,6 +263,10 @@ def _slot_taken(prep: str, rest: list[str], previous: QueryPlan) -> bool:
     return False
 
 
+# a preposition that ends the head of a facet's phrase ("cost for families": "cost")
+_HEAD_END = re.compile(r"\s+" + alternation(every(_W.head_prepositions)) + r"\s+")
+
+
 def _facet(
     x: str,
     previous: QueryPlan,
@@ -281,9 +298,7 @@ def _facet(
         return None  # "add that": a request pointing back, no facet named
     if strong or back:
         return _add_aspect(previous, x)
-    head_part = re.split(
-        r"\s+(?:for|of|in|with|on|at|from|to|among|pour|de|para|für|von)\s+", x, maxsplit=1
-    )[0]
+    head_part = _HEAD_END.split(x, maxsplit=1)[0]
     head = (_words(head_part) or [""])[-1]
     topic = _topic_stems(previous)
     known = [w for w in words if _stem(w) in topic]
@@ -303,18 +318,26 @@ def _facet(
     return None
 
 
+_WITH_OPEN = r"^\s*(?:" + alternation(_OPENERS.with_phrase) + r"\s+)?"
+
+
 def _property(q: str, previous: QueryPlan) -> FollowUp | None:
     """ "with no ricotta", "without a garden": a property of what is wanted, unless what
     follows "with(out)" is a constraint's value ("without pdfs", "with no blogs")."""
-    m = re.match(r"^\s*(?:(?:and|but|ok)\s+)?with(?:out)?\s+(?P<y>.+?)\s*[?.!]*$", q, re.I)
+    m = re.match(_WITH_OPEN + r"with(?:out)?\s+(?P<y>.+?)\s*[?.!]*$", q, re.I)
     if not m:
         return None
     if _names_constraint(re.sub(r"^(?:no|any)\s+", "", m.group("y"), flags=re.I)):
         return None
     if q.lower().lstrip().startswith("without") and _FACET_MARK.search(m.group("y")):
         return None  # "without the offside stuff": a facet of the answer dropped (rule 5)
-    value = _clean_facet(re.sub(r"^\s*(?:(?:and|but|ok)\s+)?with\s+", "", q, flags=re.I))
+    value = _clean_facet(re.sub(_WITH_OPEN + r"with\s+", "", q, flags=re.I))
     return _add_aspect(previous, value) if _content(value) else None
+
+
+# a turn with the circumfix's start in it, and its close at the end of the facet
+_CIRCUMFIX_STARTS = re.compile(r"^\s*(?:\w+\s+)*?" + alternation([_CIRCUMFIX.starts]), re.I)
+_CIRCUMFIX_CLOSE = re.compile(r"\s+" + _CIRCUMFIX_END + r"\s*[?.!]*\s*$")
 
 
 def _facet_edit(q: str, previous: QueryPlan, judge: FacetJudge | None) -> FollowUp | None:
@@ -344,8 +367,8 @@ def _facet_edit(q: str, previous: QueryPlan, judge: FacetJudge | None) -> Follow
             return found
     m = _WEAK_FRAME.match(q)
     x = m.group("x") if m else q
-    if m and re.match(r"^\s*(?:\w+\s+)*?wie\s+sieht", q, re.I):
-        x = re.sub(r"\s+aus\s*[?.!]*\s*$", "", x)  # "wie sieht es mit den Kosten aus?"
+    if m and _CIRCUMFIX_STARTS.match(q):
+        x = _CIRCUMFIX_CLOSE.sub("", x)  # "wie sieht es mit den Kosten aus?"
     if m is None and (_MORE_CUE.search(q) or len(_words(q)) > 5 or _DROP_VERB.match(q)):
         return None  # a facet alone is a short phrase, not a request to drop or page
     if m is None and len(_words(q)) > 3:

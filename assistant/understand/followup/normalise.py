@@ -12,6 +12,11 @@ import re
 from assistant.understand import spelling
 from assistant.understand.followup import words as fw
 from assistant.understand.followup.words import _NUMBER_WORDS, _words
+from assistant.understand.vocab import VOCAB, alternation, every
+
+# the words of a turn's wrapper, labels and sentence breaks (words/wrappers.yaml), each
+# list read here once
+_W = VOCAB.wrappers
 
 
 def _repair(text: str) -> str:
@@ -47,8 +52,9 @@ def _near_cue(low: str) -> str | None:
 
 
 _SENTENCE = re.compile(
-    r"(?<=[.!?;])\s+(?=\S)|,\s+so\s+(?=(?:could|would|can|it would|i'?d|i would|if you|"
-    r"i'?m|i am)\b)|\s+and\s+(?=(?:i|she|he|we|they)(?:['’]d|\s+would|\s+want)\b)",
+    r"(?<=[.!?;])\s+(?=\S)|,\s+so\s+(?="
+    + alternation(_W.so_requests, space=" ")
+    + r"\b)|\s+and\s+(?=(?:i|she|he|we|they)(?:['’]d|\s+would|\s+want)\b)",
     re.I,
 )
 
@@ -56,11 +62,7 @@ _SENTENCE = re.compile(
 _CLAUSE_SPLIT = re.compile(r",\s+")
 
 
-_QUESTION_START = re.compile(
-    r"^\s*(?:is|are|was|were|should|shall|would|could|can|do|does|did|will|has|have|must|"
-    r"what|why|how|who|which|where|when|whether)\b",
-    re.I,
-)
+_QUESTION_START = re.compile(r"^\s*" + alternation(_W.question_starts) + r"\b", re.I)
 
 
 def _courtesy(sentence: str) -> bool:
@@ -76,62 +78,44 @@ def _reaction(sentence: str) -> bool:
 
 # polite and conversational wrappers around a follow-up ("Could you …, please?")
 _WRAP_START = re.compile(
-    r"^\s*(?:(?:thanks|thank you|great|ok(?:ay)?|cool|nice|hmm|right|so|and|now|well|"
-    r"never mind|nvm|nah|nope|on (?:second thought|reflection)|in that case|actually|also|eh|hm|"
-    r"furthermore|further|moreover|additionally|in addition|besides|scratch that|forget that|"
-    r"gracias|merci|danke)[,.!]\s*|(?:thanks|thank you|ok(?:ay)?|so|and|now|well|also|eh|nah|"
-    r"um|uh|uhm|erm|yeah|like|hmm|k|kk|idk|tbh|ngl|lol|hey|alright|right|pero|aber|"
-    r"(?:no,?\s+)?(?:sorry,?\s+)?(?:i meant|i mean|what i meant was|oops,? i meant)|"
-    r"on (?:second thought|reflection)|in that case|actually)\s+)*"
+    r"^\s*(?:"
+    + alternation(every(_W.lead_marks), space=" ")
+    + r"[,.!]\s*|"
+    + alternation(every(_W.lead_words), _W.lead_patterns, space=" ")
+    + r"\s+)*"
     # "I hope this isn't a silly question, but …", "not sure if this is allowed, but …"
-    r"(?:[^.?!]{0,60}?\b(?:silly|dumb|stupid|naive|daft|sure|allowed|reasonable|bother)\b"
-    r"[^.?!,]{0,40}?,?\s+but\s+)?"
-    r"(?:(?:please|kindly|would you be so kind as to|would you mind|could you(?: please)?|"
-    r"can you(?: please)?|would you(?: please)?|i would like(?: to)?|i'd like(?: to)?|"
-    r"could i(?: please)?|can i|could we|can we|let's|lets|i want(?: to)?|"
-    r"tell me|gimme|give me|give us|por favor|bitte|s'il (?:te|vous) pla[iî]t)\s+|"
+    r"(?:[^.?!]{0,60}?\b"
+    + alternation(_W.hedges)
+    + r"\b[^.?!,]{0,40}?,?\s+but\s+)?(?:"
+    + alternation(every(_W.requests), space=" ")
+    + r"\s+|"
     # a request verb that names no edit of its own ("pull up only sources in French")
-    r"(?:pull up|dig up|bring up|dig out|find me|fetch|grab|look for|search for|hunt down|"
-    r"track down)\s+(?=\S)|"
+    + alternation(_W.fetch_verbs, space=" ")
+    + r"\s+(?=\S)|"
     # "I was wondering whether you might be able to …", "if at all possible, …"
-    r"(?:i was wondering|i wonder|i'?d be (?:most |very |really )?grateful|"
-    r"i'?d (?:be|also be) (?:particularly |really |very |most |especially |also )?interested in|"
-    r"i wish you'?d|i wish you would|i (?:require|need)|we (?:require|need)|"
-    r"i should like(?: to)?|i'?d (?:really )?appreciate (?:hearing|seeing|getting|reading)|"
-    r"i'?d (?:love|like) to (?:also )?see|"
-    r"(?:i'?d|i would) (?:like|want|prefer) (?:the (?:analysis|summary|answer|overview|"
-    r"results?|report)|you|it|this) to|"
-    r"it would be (?:nice|good|great|helpful|useful) to (?:have|see|get)|"
-    r"it'?d be (?:nice|good|great|helpful|useful) to (?:have|see|get)|"
-    r"(?:i'?d|i would) (?:like|love|want) to (?:hear|read|learn|know|find out|understand)"
-    r"(?: (?:more|a bit|a little))?(?: about)?|"
-    r"it would (?:really |also )?help(?: (?:a lot|greatly|me|a great deal))* if you could|"
-    r"i would be (?:most |very |really )?grateful|if (?:at all )?possible|"
-    r"is it possible|would it be possible|if you could|if it'?s not too much trouble|"
-    r"do you mind|might you|could you possibly|would you be able|are you able|be able|possibly)"
-    r"(?:\s+(?:whether|if)\s+you\s+(?:might|could|would|can)(?:\s+possibly)?)?"
+    + alternation(_W.indirect_requests, _W.indirect_request_patterns, space=" ")
+    + r"(?:\s+(?:whether|if)\s+you\s+(?:might|could|would|can)(?:\s+possibly)?)?"
     r"(?:\s+be\s+able)?(?:\s+to)?[,]?\s+)*",
     re.I,
 )
 
 
 _COURTESY_END = (
-    r"(?:[,.]?\s*(?<![\w'])(?:please|pls|if you (?:don't|do not) mind|if possible|thanks|"
-    r"thank you|now|too|as well|though|instead|tbh|lol|lmao|haha|ngl|imo|thx|in particular|"
-    r"specifically|particularly|especially|exactly|tho|you know|svp|plz|"
-    r"what'?s out there on (?:that|it|this)|"
-    r",?\s*(?:is|are|does|do|would|will)\s+(?:it|this|that)\s+(?:\w+\s+){0,2}(?:for|to)\s+"
-    r"(?:them|him|her|those|these)|"
-    r"if you could (?:include|add|cover) (?:that|this|it)(?: as well| too)?|"
-    r"por favor|bitte|s'il (?:te|vous) pla[iî]t|merci|gracias|danke|graag|grazie|obrigad[oa]))"
+    r"(?:[,.]?\s*(?<![\w'])"
+    + alternation(every(_W.courtesy_ends), _W.courtesy_end_patterns, space=" ")
+    + r")"
 )
 
 
 _WRAP_END = re.compile(
     # "interviews would be preferable, where available", "an FAQ would be even better"
-    r"(?:\s+would be (?:even |much |far |most |really |very )?(?:best|ideal|preferable|better|"
-    r"great|perfect|appreciated|helpful|good|nice|welcome|fine)"
-    r"(?:,?\s+(?:where|if|when) (?:available|possible|you can(?: find (?:it|them|any|some))?))?"
+    r"(?:\s+would be (?:"
+    + alternation(_W.approval_intensifiers)
+    + r" )?"
+    + alternation(_W.approvals)
+    + r"(?:,?\s+(?:where|if|when) "
+    + alternation(_W.availability, space=" ")
+    + r")?"
     + _COURTESY_END
     + r"*|"
     + _COURTESY_END
@@ -160,30 +144,24 @@ def unwrap(text: str) -> str:
 
 # a sentence that states a question of its own: "a friend and I were arguing about whether
 # people should be allowed to sell a kidney. Could you look into that one as well?"
-_OWN_QUESTION = re.compile(r"\b(?:whether|si|ob)\s+\w+", re.I)
+_OWN_QUESTION = re.compile(r"\b" + alternation(every(_W.whether_words)) + r"\s+\w+", re.I)
 
 
 # a label before the turn says nothing of whether it follows ("New question: what do
 # psychologists think about it?" edits the plan; "next. should recess be longer" does not):
 # the rest of the turn decides
 _LABEL = re.compile(
-    r"^\s*(?:(?:ok(?:ay)?|right|alright|so|and|now|also|thanks|thank you)[,.!]?\s+)*"
-    r"(?P<new>next(?: one| question| thing| topic)?|new (?:question|topic|assignment|one)|"
-    r"(?:another|different|separate|other|unrelated) (?:question|topic|one)|"
-    r"on (?:a|an|another) (?:separate|different|unrelated|other|new)? ?(?:matter|note|subject|"
-    r"topic)|(?:quite |entirely )?separately|unrelatedly|changing (?:the )?subject|"
-    r"switching (?:topics?|gears))?"
-    r"(?(new)|(?:new request|(?:another|different|separate|other|related|follow-?up|last|"
-    r"final|quick|small|short) (?:request|angle|thing|point|question)|"
-    r"one (?:more|last|final) (?:thing|question)|question|request|follow-?up))"
-    r"(?:,? if you (?:don't|do not) mind)?\s*(?:[:.\-–—!]+|,)\s+(?=\S)",
+    r"^\s*(?:"
+    + alternation(_W.label_openers, space=" ")
+    + r"[,.!]?\s+)*(?P<new>"
+    + alternation(_W.new_topic_labels, _W.new_topic_label_patterns, space=" ")
+    + r")?(?(new)|"
+    + alternation(_W.edit_labels, _W.edit_label_patterns, space=" ")
+    + r")(?:,? "
+    + alternation(_W.label_courtesy, space=" ")
+    + r")?\s*(?:[:.\-–—!]+|,)\s+(?=\S)",
     re.I,
 )
 
 
-_POINTS_BACK = re.compile(
-    r"\b(?:it|its|this|that|these|those|them|they|their|here|there|the (?:answer|results?|"
-    r"sources?|summary|list|documents?|articles?)|ones|stuff|only|just|no|not|none|more|"
-    r"can you|could you|would you|please|pls)\b|\[\d",
-    re.I,
-)
+_POINTS_BACK = re.compile(r"\b" + alternation(_W.points_back, space=" ") + r"\b|\[\d", re.I)
