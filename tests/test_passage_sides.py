@@ -293,3 +293,38 @@ def test_a_rebuttal_is_quoted_by_its_own_sentence_not_the_claim_it_restates(
         stance=stance,
     )
     assert off.unclear == ["counter-page"]  # as before: the side is not cited
+
+
+def test_a_paragraph_of_reference_entries_takes_no_side_and_is_never_quoted(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    # a page's bibliography is a passage of its own: lines that end as no sentence ends;
+    # even when the model reads a side into it there is nothing in it to quote
+    refs = "\n".join(
+        [
+            "ETN, 'Car-free centres and the high street', 13 August 2013",
+            "World Bank, 'Urban transport: cities without cars', 23 May 2013",
+            "Smith, J. 'Footfall after pedestrianisation', Journal of Retail, November 2010",
+        ]
+    )
+    stance = ScriptedStance({PRO: (0.9, 0.05, 0.05), "ETN,": (0.05, 0.9, 0.05)})
+    page = _doc("debate-page", 1, [_paragraph(PRO, BACKGROUND), refs], 10)
+    draft = summarize(plan, [page], embedder, SummaryOptions(groups=1), stance=stance)
+    quotes = _by_side(draft.summary, "quote")
+    assert quotes.get("con", []) == []
+    assert quotes["pro"] == [PRO]
+    assert draft.doc_sides == {"debate-page": "pro"}
+
+
+def test_a_heading_is_not_quoted_while_its_paragraph_has_a_sentence(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    # the heading repeats the question's words and is the nearest line to it by
+    # embeddings, but it ends as no sentence does
+    heading = "Should cities ban cars from their centres"
+    stance = ScriptedStance({PRO: (0.9, 0.05, 0.05)})
+    page = _doc("page", 1, [f"{heading}\n{PRO}"], 10)
+    draft = summarize(plan, [page], embedder, SummaryOptions(groups=1), stance=stance)
+    assert _by_side(draft.summary, "quote")["pro"] == [PRO]

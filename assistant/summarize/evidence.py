@@ -25,6 +25,11 @@ _LEADING_MARKER = re.compile(
 # longer "sentences" are run-on text (a line with no full stop): 1,000 characters is
 # about 170 words, far past the stance model's sentence window
 MAX_SENTENCE_CHARS = 1000
+# how a sentence ends: a full stop, "!", "?" or an ellipsis, closing quotes and brackets
+# after it; a line without one is no sentence, and its penalty is more than any two
+# sentences' scores differ by (cosines and centrality lie in [-1, 1] and are weighted)
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’»)\]]*$")
+NOT_A_SENTENCE = 2.0
 Judgement = tuple[float, float, float]
 
 
@@ -202,11 +207,22 @@ def unit_rows(v: np.ndarray) -> np.ndarray:
 
 
 def shape_penalty(sentence: str) -> float:
-    """Sentences that make poor perspectives: questions and fragments (score penalty)."""
+    """Sentences that make poor perspectives (a score penalty): questions and short
+    fragments; and a line that does not end as a sentence ends (a heading, a link's
+    text, a bibliography entry: "ETN, 'Tunisia's tourism picking up …' 13 August
+    2013"), which is never chosen while its document has a sentence that does."""
     words = len(sentence.split())
     penalty = 0.0
     if sentence.rstrip(" \"'”’)").endswith("?"):
         penalty += 0.2
     if words < 6:
         penalty += 0.1
+    if not ends_as_sentence(sentence):
+        penalty += NOT_A_SENTENCE
     return penalty
+
+
+def ends_as_sentence(text: str) -> bool:
+    """Whether ``text`` ends as a sentence does (``_SENTENCE_END``), not as a heading,
+    a link's text or a bibliography entry."""
+    return bool(_SENTENCE_END.search(text.rstrip()))

@@ -22,7 +22,13 @@ import numpy as np
 
 from assistant.models import SIDES, QueryPlan, Side
 from assistant.stance.units import judged_parts
-from assistant.summarize.evidence import SourceDoc, shape_penalty, split_passages, unit_rows
+from assistant.summarize.evidence import (
+    SourceDoc,
+    ends_as_sentence,
+    shape_penalty,
+    split_passages,
+    unit_rows,
+)
 
 if TYPE_CHECKING:
     from assistant.summarize.hiersphere import Candidate, Prepared, SummaryOptions
@@ -73,7 +79,10 @@ def stance_sides(prep: Prepared, plan: QueryPlan, stance: Any, options: SummaryO
                 prep.passage_stance[pid] = pj.p
             else:
                 prep.unit_stance.update({(pid, d.sentences[i].start): pj.p for i in held})
-            if pj.side != 2 and pj.confidence >= need:
+            # a paragraph with no sentence in it (a heading, a reference entry) gives no
+            # side of its own: there is nothing in it to quote
+            prose = any(ends_as_sentence(d.sentences[i].text) for i in held)
+            if pj.side != 2 and pj.confidence >= need and prose:
                 by_side[pj.side].update(held)
         if not by_side[0] and not by_side[1]:
             if whole.side == 2 or whole.confidence < need:
