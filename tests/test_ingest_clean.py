@@ -419,3 +419,19 @@ def test_a_short_line_ending_on_a_bare_link_with_a_title_or_year_is_a_reference(
     body = "".join(f"<p>{t}</p>" for t in kept + notes)
     page = f"<html><head><title>T</title></head><body><article>{body}</article></body></html>"
     assert html_to_text(page)[1].split("\n") == kept
+
+
+def test_a_note_number_typed_after_a_sentence_s_stop_is_dropped() -> None:
+    # plain digits, no <sup> or link: "… part of the state.4 As to …" kept the next
+    # sentence glued to this one and showed "state.4" in quotes
+    _title, text = html_to_text(
+        "<html><body><article><p>It is a misallocation of resources on the part of the "
+        "state.4 As to future leaders, the gifted can still rise. He said “stop.”3 Then "
+        f"he left. {WORDS}</p><p>The gross inequality would be evened.4</p>"
+        f"<p>It was a No.1 hit. See pp.12 and a 2.4 GHz chip. {WORDS}</p>"
+        "</article></body></html>"
+    )
+    assert "on the part of the state. As to future leaders" in text
+    assert "“stop.” Then he left." in text
+    assert "would be evened." in text and "evened.4" not in text
+    assert "No.1 hit" in text and "pp.12" in text and "2.4 GHz" in text

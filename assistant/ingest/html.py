@@ -34,6 +34,12 @@ _MARKER_TEXT = re.compile(r"\s*[\[(]?\s*(?:\d{1,3}|[ivxIVX]{1,5}|[*†‡§])\s*
 _INLINE_MARKER = re.compile(
     r"(?<=\S)\s?(?:\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]|\[[ivx]{1,5}\](?![A-Za-z]))"
 )
+# a note number typed as plain text after a sentence's last word and stop: "… part of
+# the state.4 As to …", "… would be evened.4" (a word of three small letters before it,
+# a capital or the block's end after it: "No.1 hit", "pp.12" and "2.4 GHz" stay)
+_GLUED_NOTE = re.compile(
+    r"(?:(?<=[a-z]{3}[.!?])|(?<=[a-z]{3}[.!?][”’\"')]))\d{1,3}(?=\s+[A-Z“‘\"']|$)"
+)
 _ENTITY = re.compile(r"&(?:#\d{1,6}|#x[0-9a-fA-F]{1,5}|[A-Za-z]{2,8});")
 _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 # a line that continues the one before: closing punctuation (not an ellipsis) first
@@ -225,7 +231,7 @@ def tidy(text: str) -> str:
         line = " ".join(raw.split())
         if _ENTITY.search(line):
             line = html_lib.unescape(line)
-        line = _INLINE_MARKER.sub("", line).strip()
+        line = _GLUED_NOTE.sub("", _INLINE_MARKER.sub("", line)).strip()
         if not line or _is_furniture(line, f):
             continue
         if out and _CONTINUES.match(line):
