@@ -26,6 +26,7 @@ from pydantic import AfterValidator, ValidationError, model_validator
 
 # (WordList, alternation, every and inverse are imported from here by the modules that read
 # the vocabulary)
+from assistant.understand.vocab_side_turns import SideTurns
 from assistant.understand.vocab_types import (
     LANGUAGES,
     Bands,
@@ -53,6 +54,7 @@ FILES = (
     "people",
     "places",
     "requests",
+    "side_turns",
     "sides",
     "stance",
     "values",
@@ -64,7 +66,7 @@ FILES = (
 #: the spelling repair (:func:`assistant.understand.spelling.key_words`), as they were not
 #: while they were written in the regexes: reading them would repair slips towards 90
 #: more words ("mnetion" -> "mention"), a change of behaviour to measure on its own
-REGEX_FILES = ("constraints", "frames", "wrappers")
+REGEX_FILES = ("constraints", "frames", "side_turns", "wrappers")
 
 
 class VocabularyError(ValueError):
@@ -516,6 +518,7 @@ class Vocabulary(_File):
     people: People
     places: Places
     requests: Requests
+    side_turns: SideTurns
     sides: Sides
     stance: Stance
     values: Values

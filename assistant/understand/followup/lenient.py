@@ -67,6 +67,11 @@ from assistant.understand.values import (
     language_code,
     school_year,
 )
+from assistant.understand.vocab import VOCAB, alternation, every
+
+# the cue words of rule 9's readers (words/side_turns.yaml, section lenient), each list
+# read here once
+_L = VOCAB.side_turns.lenient
 
 
 def _span_edit(kind: str, previous: QueryPlan, turn: _Turn | None) -> FollowUp | None:
@@ -106,8 +111,11 @@ _PLURAL_S = re.compile(r"(?<=[^s])s$")
 
 # a reader's facet span that begins with a frame ("the effects on", "impact of")
 _SPAN_FRAME = re.compile(
-    r"^(?:the\s+)?(?:effects?|impacts?|consequences?|implications?|role|influence)\s+"
-    r"(?:on|of|for|upon)\s+",
+    r"^(?:the\s+)?"
+    + alternation(_L.span_frame_nouns)
+    + r"\s+"
+    + alternation(_L.span_frame_links)
+    + r"\s+",
     re.I,
 )
 
@@ -261,45 +269,49 @@ def _own_phrase(
 # a facet named anywhere in a request (rule 9): the phrase after a frame ("could you
 # also look at how it would work in rural areas", "the effect on single parents")
 _FACET_SEARCH = re.compile(
-    r"\b(?:(?:what|wat|how)\s+(?:about|abt)|focus(?:ing)?\s+(?:more\s+)?on|concentrate\s+on|"
-    r"zoom\s+in\s+on|look(?:ing)?\s+(?:more\s+|specifically\s+|closely\s+|more\s+closely\s+|"
-    r"particularly\s+|especially\s+)?(?:at|into)|examine|examining|explore|"
-    r"exploring|consider(?:ing)?|cover(?:ing)?|address(?:ing)?|discuss(?:ing)?|"
+    r"\b(?:"
+    + alternation(_L.facet_cues, _L.facet_cue_patterns)
+    + "|"
     # a facet the user is curious or worried about ("curious about the animal welfare
     # angle", "wondering whether it helps with burnout", "what does it do to traffic
     # accidents", "the dimension of reviewer bias")
-    r"(?:curious|wondering|worried|concerned|interested)\s+(?:about|in|with)|"
+    + alternation(_L.concern_words)
+    + r"\s+(?:about|in|with)|"
     r"(?:do(?:es)?|did|would|will)\s+(?:it|this|that|they)\s+do\s+(?:to|for)|"
     r"(?:what|how)\s+(?:it|this|that|they)\s+(?:does|do|did|would\s+do)\s+(?:to|for)|"
-    r"help(?:s|ing)?\s+with|"
-    r"(?:the|this|that)\s+(?:dimension|aspect|angle|question|issue|matter|role)\s+of|"
-    r"(?:effects?|impacts?|consequences|implications|influence|bearing)\s+(?:on|for|of)|"
-    r"(?:evidence|research|data|anything|something|info(?:rmation)?|studies|material|more)\s+"
-    r"(?:on|about|regarding|concerning)(?:\s+whether)?|"
-    r"(?:affects?|affecting|impacts?|impacting|hits?|hurts?|disadvantages?|changes?\s+things\s+for|"
-    r"influences?)(?:\s+on)?|"
-    r"(?:works?|working|work(?:s|ed)?\s+out|plays?\s+out|applies|apply|meant|means|mean|looks?)"
-    r"\s+(?:for|in|on|to|among)|cope\s+with|deal\s+with|"
+    r"(?:the|this|that)\s+"
+    + alternation(_L.facet_nouns)
+    + r"\s+of|"
+    + alternation(_L.effect_nouns)
+    + r"\s+(?:on|for|of)|"
+    + alternation(_L.evidence_nouns)
+    + r"\s+(?:on|about|regarding|concerning)(?:\s+whether)?|"
+    + alternation(_L.effect_verbs)
+    + r"(?:\s+on)?|"
+    + alternation(_L.apply_verbs)
+    + r"\s+(?:for|in|on|to|among)|"
     # the same in the other languages ("was ist mit den Unfallzahlen?", "e l'impatto sulla
     # biodiversità?", "l'effet sur les loyers")
-    r"was\s+ist\s+mit|auswirkungen?\s+auf|einfluss\s+auf|impacto\s+(?:en|sobre|no|na|nos|nas)|"
-    r"efecto\s+(?:en|sobre)|efeito\s+(?:no|na|nos|nas|sobre)|impatto\s+(?:su|sul|sulla|sui|"
-    r"sulle|sugli)|effetto\s+(?:su|sul|sulla|sui|sulle)|(?:effet|impact)\s+sur|"
-    r"(?:effect|invloed|impact)\s+op)\s+(?P<x>\S.*)$",
+    + alternation(every(_L.effect_cues))
+    + r")\s+(?P<x>\S.*)$",
     re.I,
 )
 
 
 # a facet that is the subject of its own question ("how do pesticide residues compare?")
 _FACET_SUBJECT = re.compile(
-    r"\bhow\s+(?:do|does|would|will|did)\s+(?P<x>.+?)\s+(?:compare|factor|fit|figure|come)\b", re.I
+    r"\bhow\s+(?:do|does|would|will|did)\s+(?P<x>.+?)\s+" + alternation(_L.subject_verbs) + r"\b",
+    re.I,
 )
 
 
 # a facet asked to be covered ("I'd like the cost to schools covered")
 _FACET_OBJECT = re.compile(
-    r"\b(?:like|want|need|have|get)\s+(?P<x>.+?)\s+(?:covered|included|addressed|considered|"
-    r"looked\s+at|discussed)\b",
+    r"\b"
+    + alternation(_L.wish_verbs)
+    + r"\s+(?P<x>.+?)\s+"
+    + alternation(_L.covered_words)
+    + r"\b",
     re.I,
 )
 
@@ -307,10 +319,11 @@ _FACET_OBJECT = re.compile(
 # where a facet's phrase ends: a new clause, a reason, an aside
 _FACET_END = re.compile(
     r"\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-–—]\s|"
-    r"\s(?:would|might|could|may)\s+be\s+(?:worth|good|useful|nice|interesting|helpful)|"
-    r"\s(?:since|because|as\s+(?:that|this|it|i|we)|so|if|"
-    r"do\s+you\s+(?:reckon|think)|tho|though|in\s+particular|specifically|"
-    r"especially|please|pls)\b)",
+    r"\s(?:would|might|could|may)\s+be\s+"
+    + alternation(_L.aside_words)
+    + r"|\s"
+    + alternation(_L.clause_breaks, _L.clause_break_patterns)
+    + r"\b)",
     re.I,
 )
 
@@ -321,9 +334,17 @@ _RELATIVE = re.compile(r"^(?P<h>\S+(?:\s+\S+)+?)\s+(?:who|which|whose)\s+\S", re
 
 
 _PLACES_LIKE = re.compile(
-    r"^\s*(?:(?:um|uh|like)\s+)*(?:(?:in\s+)?(?:places|countries|cities|somewhere|towns|states|"
-    r"regions)\s+like|such\s+as)\s+",
+    r"^\s*(?:"
+    + alternation(_L.hesitations)
+    + r"\s+)*(?:(?:in\s+)?"
+    + alternation(_L.place_nouns)
+    + r"\s+like|such\s+as)\s+",
     re.I,
+)
+
+# a group that holds one of these words speaks of a topic ("what do they think about it")
+_ABOUT_TOPIC = re.compile(
+    r"\b" + alternation(_L.group_topic_links) + r"\b|\bof\s+(?:it|this|that|them)\b"
 )
 
 
@@ -379,9 +400,7 @@ def _lenient_group(
         m = pat.search(q)
         if m:
             x = _clean_group(m.group("x"))
-            if 1 <= len(_words(x)) <= 4 and not re.search(
-                r"\b(?:about|regarding|on)\b|\bof\s+(?:it|this|that|them)\b", x
-            ):
+            if 1 <= len(_words(x)) <= 4 and not _ABOUT_TOPIC.search(x):
                 return _add_perspective(previous, x)
     toks = _tokens(q)
     topic = _topic_stems(previous)

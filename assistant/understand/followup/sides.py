@@ -24,16 +24,13 @@ from assistant.understand.followup.words import (
 )
 from assistant.understand.intent import find_side_cues
 from assistant.understand.perspectives import _BOTH_FACETS
-from assistant.understand.vocab import VOCAB
+from assistant.understand.vocab import VOCAB, alternation
+
+# the cue words of rule 3 (words/side_turns.yaml, section sides), each list read here once
+_S = VOCAB.side_turns.sides
 
 _MORE_CUE = re.compile(
-    r"\b(?:more|further|additional|others|another|else|next|keep going|continue|go on|the rest|"
-    r"encore|quelques-uns|d'autres|weitere|ancora|altri|outros|meer|"
-    r"keep (?:them|those|it) coming|"
-    r"remaining|(?:any|some)\s+other(?=\s+(?:arguments?|sources?|results?|views?|evidence|"
-    r"studies|points|articles|ones)\b)|"
-    r"más|mas|mais|ancora|altri|altre|outros|outras|otros|otras|mehr|weitere[nrs]?|weitere|"
-    r"plus|encore|autres|più|piu|meer)\b",
+    r"\b" + alternation(_S.more_cues, _S.more_cue_patterns, space=" ") + r"\b",
     re.I,
 )
 
@@ -45,10 +42,11 @@ _PRO_WORDS = frozenset(VOCAB.sides.pro_words)
 
 
 _OTHER_SIDE = re.compile(
-    r"\b(?:(?:the\s+)?other\s+(?:side|camp|view)|opposite|opposing|the other one|the contrary|"
-    r"flip(?:\s+(?:it|that|sides?|the\s+sides?|around|over))+|(?:switch|swap)\s+sides|"
-    r"the\s+flip\s+side|"
-    r"otro lado|lado contrario|autre c[ôo]t[ée]|andere seite|gegenseite)\b",
+    r"\b(?:(?:the\s+)?other\s+"
+    + alternation(_S.other_side_nouns)
+    + "|"
+    + alternation(_S.other_side_phrases, _S.other_side_patterns, space=" ")
+    + r")\b",
     re.I,
 )
 
@@ -56,38 +54,27 @@ _OTHER_SIDE = re.compile(
 _MORE_WORDS = frozenset(VOCAB.followup.more_words)
 
 
-_RESTRICT = re.compile(
-    r"\b(?:only|just|solely|exclusively|merely|solo|sólo|solamente|únicamente|nur|"
-    r"seulement|uniquement|soltanto|só|somente|apenas|alleen|enkel|uitsluitend)(?!\w)",
-    re.I,
-)
+_RESTRICT = re.compile(r"\b" + alternation(_S.restrict_words) + r"(?!\w)", re.I)
 
 
 _TERSE_SIDE: dict[Side, re.Pattern[str]] = {
     "pro": re.compile(
-        r"\b(?:pros?|in fav(?:ou)?r|a favor|en faveur|dafür|positive|supportive|optimistic|"
-        r"favou?rable|vóór|yes(?=\s+(?:side|camp|case|arguments?|vote))|"
-        # the claim by the letter the answer shows it under ("only claim A", "side A")
-        r"(?:claim|side|column|position)\s+(?-i:A)(?![\w'])|(?<=for )(?-i:A)(?=\s*[?.!]*$)|"
-        # "just yes", "more on the yes side", "only the yeses"
-        r"(?<=just )(?:the\s+)?(?:yes|yeses|yes'?s)(?=\s*[?.!]*$)|"
-        r"(?<=only )(?:the\s+)?(?:yes|yeses|yes'?s)(?=\s*[?.!]*$)|"
-        r"(?<=more )(?:yes|yeses)(?=\s*[?.!]*$)|"
-        r"(?<=argumenten )voor)\b|(?<=\s)vóór",
+        r"\b"
+        + alternation(_S.terse_pro, _S.terse_pro_patterns, space=" ")
+        + r"\b|(?<=\s)"
+        + alternation(_S.terse_pro_after_space),
         re.I,
     ),
     "con": re.compile(
-        r"\b(?:cons?|against|contras?|en contra|contre|contro|dagegen|sceptical|skeptical|critical|"
-        r"negative|pessimistic|hostile|tegen|opposing|"
-        r"no(?=\s+(?:side|camp|case|vote)\b)|contrary|"
-        r"(?:claim|side|column|position)\s+(?-i:B)(?![\w'])|(?<=for )(?-i:B)(?=\s*[?.!]*$)|"
-        # "just the no's", "more no", "only the noes"
-        r"(?<=just )(?:the\s+)?(?:no|nos|no'?s|noes)(?=\s*[?.!]*$)|"
-        r"(?<=only )(?:the\s+)?(?:no|nos|no'?s|noes)(?=\s*[?.!]*$)|"
-        r"(?<=more )(?:no|nos|noes)(?=\s*[?.!]*$))\b",
-        re.I,
+        r"\b" + alternation(_S.terse_con, _S.terse_con_patterns, space=" ") + r"\b", re.I
     ),
 }
+
+# nouns beside which a terse side word names a side ("the pro side")
+_TERSE_SIDE_NOUNS = frozenset(_S.terse_side_nouns)
+
+# verbs a request may hold before the side it names ("focus on the ones that say …")
+_RESTRICTION_VERBS = frozenset(_S.restriction_verbs)
 
 
 # words that name a side, not a group ("the opposing view")
@@ -100,18 +87,19 @@ _SIDE_RESIDUE = frozenset(VOCAB.sides.side_residue)
 # "the arguments that it's wrong" (con), "just the arguments that they are" (pro): a side
 # named by restating or denying the previous claim
 _ARGUMENTS_THAT = re.compile(
-    r"\b(?:arguments?|case|evidence|reasons?|points?|side|view|material|ones|stuff|articles|"
-    r"sources|people|those|studies)\s+(?:(?:that|which|who)\s+(?:(?:say|says|argue|argues|claim|"
-    r"claims|show|shows|assert|asserts|find|finds|suggest|suggests|think|thinks|believe|"
-    r"believes|feel|feels|reckon|reckons)"
-    r"\s+)?|(?:saying|sayin|arguing|claiming|showing|asserting|stating|suggesting|finding|"
-    r"thinking|believing|feeling)\s+)"
+    r"\b"
+    + alternation(_S.claim_holders)
+    + r"\s+(?:(?:that|which|who)\s+(?:"
+    + alternation(_S.claim_verbs)
+    + r"\s+)?|"
+    + alternation(_S.claim_participles)
+    + r"\s+)"
     r"(?:that\s+)?"
     r"(?:it|they|this|that)\s*(?:'s|’s|'re|’re|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do|"
     r"\s+did|\s+will|\s+would|\s+can|\s+could|\s+wo(?=n't))?"
-    r"(?P<neg>\s+not|n't|n’t)?(?:\s+(?:all|just|totally|really|so|actually)\b)?"
+    r"(?P<neg>\s+not|n't|n’t)?(?:\s+" + alternation(_S.claim_intensifiers) + r"\b)?"
     r"(?:\s+(?:an?\s+)?(?P<adj>[\w\-]+(?:\s+idea)?))?"
-    r"(?:\s+for\s+(?:them|him|her|us|you|people|kids|children|society|everyone|the\s+\w+))?"
+    r"(?:\s+for\s+" + alternation(_S.claim_beneficiaries, _S.claim_beneficiary_patterns) + r")?"
     r"\s*[?.!]*$",
     re.I,
 )
@@ -119,7 +107,11 @@ _ARGUMENTS_THAT = re.compile(
 
 # "the side that says yes they do", "only the ones that say nah they don't"
 _SAYS_YES = re.compile(
-    r"\b(?:says?|saying|sayin|answers?|answering)\s+(?:that\s+)?(?P<yn>yes|yeah|yep|yup|no|nah|nope)"
+    r"\b"
+    + alternation(_S.answer_verbs)
+    + r"\s+(?:that\s+)?(?P<yn>"
+    + alternation((*_S.yes_answers, *_S.no_answers))
+    + r")"
     r"\b(?:[,]?\s+(?:it|they|this|that)\s*(?:'s|’s|'re|’re|\s+(?:is|are|does|do|did|will|would|"
     r"can|has|have)(?:n't|n’t|\s+not)?|(?:does|do|is|are|did)n['’]t))?\s*[?.!]*$",
     re.I,
@@ -128,8 +120,11 @@ _SAYS_YES = re.compile(
 
 # "the case for retaining the monarchy" after "should the monarchy be abolished?"
 _FOR_VERBING = re.compile(
-    r"\b(?:arguments?|case|side|ones|people|those|camp|view|position)\s+(?:for|in\s+favou?r\s+of)"
-    r"\s+(?P<v>[a-z]+ing)\b",
+    r"\b"
+    + alternation(_S.case_for_holders)
+    + r"\s+"
+    + alternation(_S.case_for_links)
+    + r"\s+(?P<v>[a-z]+ing)\b",
     re.I,
 )
 
@@ -137,12 +132,18 @@ _FOR_VERBING = re.compile(
 # "the side that says keep them" after "should X be abolished?": a side named by a verb of
 # the previous topic (pro) or by its opposite (con)
 _SAYS_VERB = re.compile(
-    r"\b(?:arguments?|case|side|ones|people|those|camp|view)\s+(?:that|which|who)\s+"
-    r"(?:say|says|argue|argues|want|wants|claim|claims)\s+(?:(?:we|you|they|to)\s+)?"
+    r"\b"
+    + alternation(_S.says_verb_holders)
+    + r"\s+(?:that|which|who)\s+"
+    + alternation(_S.says_verbs)
+    + r"\s+(?:(?:we|you|they|to)\s+)?"
     r"(?:(?:should|must|need\s+to|ought\s+to)\s+)?(?P<v>[a-z]+)\b"
     r"(?P<o>(?:\s+[\w\-'’]+){0,4}?)\s*[?.!]*$",
     re.I,
 )
+
+# a verb's object that denies ("those who want to not keep it")
+_NEGATED_OBJECT = re.compile(r"n[’']t\b|\b" + alternation(_S.object_negations) + r"\b", re.I)
 
 
 _VERB_POLES = frozenset(VOCAB.sides.keep_verbs), frozenset(VOCAB.sides.end_verbs)
@@ -172,7 +173,7 @@ def _says_verb(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
         verb = _stem(m.group("v"))
         if (
             any(_stem(w) not in topic for w in obj)
-            or re.search(r"n[’']t\b|\b(?:not|no|never)\b", m.group("o"), re.I)
+            or _NEGATED_OBJECT.search(m.group("o"))
             or not (verb in poles[0] or verb in poles[1])
         ):
             m = None
@@ -194,7 +195,7 @@ def _arguments_that(q: str, previous: QueryPlan) -> Side | None:
     found = _arguments_side(q, previous)
     if found is None:
         return None
-    if _residue(q[: found[1]], also=_SIDE_RESIDUE | {"focus", "stick", "concentrate"}):
+    if _residue(q[: found[1]], also=_SIDE_RESIDUE | _RESTRICTION_VERBS):
         return None
     return found[0]
 
@@ -207,7 +208,7 @@ def _arguments_side(q: str, previous: QueryPlan) -> tuple[Side, int] | None:
         return said
     yes = _SAYS_YES.search(q)
     if yes is not None:
-        return ("con" if yes.group("yn").lower() in ("no", "nah", "nope") else "pro"), yes.start()
+        return ("con" if yes.group("yn").lower() in _S.no_answers else "pro"), yes.start()
     m = _ARGUMENTS_THAT.search(q)
     if m is None:
         return None
@@ -248,21 +249,7 @@ def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
         spans += [c.cue, c.topic]
     toks = _tokens(q)
     terse = [(side, m.span()) for side, pat in _TERSE_SIDE.items() for m in pat.finditer(q)]
-    side_noun = {
-        "side",
-        "view",
-        "views",
-        "take",
-        "perspective",
-        "camp",
-        "arguments",
-        "argument",
-        "case",
-        "reasons",
-        "evidence",
-        "claim",
-        "column",
-    } & {w for w, _, _ in toks}
+    side_noun = _TERSE_SIDE_NOUNS & {w for w, _, _ in toks}
     if terse and (_RESTRICT.search(q) or len(toks) <= 3 or side_noun):
         for side, span in terse:
             sides.add(side)
@@ -279,9 +266,13 @@ def _one_side_edit(q: str, previous: QueryPlan) -> FollowUp | None:
 
 # "for both positions", "from either camp", "on each side": no one side
 _BOTH_SIDES = re.compile(
-    r"\b(?:both|either|each)\s+(?:of\s+the\s+)?(?:sides?|positions?|camps?|stances?|views?|"
-    r"perspectives?|viewpoints?|directions?|ways)\b|\bambos lados\b|\bdes deux c[ôo]t[ée]s\b|"
-    r"\bbeide(?:n)? seiten\b",
+    r"\b"
+    + alternation(_S.both_words)
+    + r"\s+(?:of\s+the\s+)?"
+    + alternation(_S.both_nouns)
+    + r"\b|\b"
+    + alternation(_S.both_sides_phrases, _S.both_sides_patterns, space=" ")
+    + r"\b",
     re.I,
 )
 
