@@ -38,6 +38,7 @@ from assistant.understand.vocab_types import (
     Words,
     _File,
 )
+from assistant.understand.vocab_references import References
 from assistant.understand.vocab_types import WordList as WordList
 from assistant.understand.vocab_types import alternation as alternation
 from assistant.understand.vocab_types import every as every
@@ -52,6 +53,7 @@ FILES = (
     "grammar",
     "people",
     "places",
+    "references",
     "requests",
     "sides",
     "stance",
@@ -64,7 +66,7 @@ FILES = (
 #: the spelling repair (:func:`assistant.understand.spelling.key_words`), as they were not
 #: while they were written in the regexes: reading them would repair slips towards 90
 #: more words ("mnetion" -> "mention"), a change of behaviour to measure on its own
-REGEX_FILES = ("constraints", "frames", "wrappers")
+REGEX_FILES = ("constraints", "frames", "references", "wrappers")
 
 
 class VocabularyError(ValueError):
@@ -515,6 +517,7 @@ class Vocabulary(_File):
     grammar: Grammar
     people: People
     places: Places
+    references: References
     requests: Requests
     sides: Sides
     stance: Stance
