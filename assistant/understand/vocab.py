@@ -24,6 +24,8 @@ from typing import Annotated, Any
 import yaml
 from pydantic import AfterValidator, ValidationError, model_validator
 
+from assistant.understand.vocab_references import References
+
 # (WordList, alternation, every and inverse are imported from here by the modules that read
 # the vocabulary)
 from assistant.understand.vocab_types import (
@@ -38,7 +40,6 @@ from assistant.understand.vocab_types import (
     Words,
     _File,
 )
-from assistant.understand.vocab_references import References
 from assistant.understand.vocab_types import WordList as WordList
 from assistant.understand.vocab_types import alternation as alternation
 from assistant.understand.vocab_types import every as every

@@ -62,6 +62,42 @@ class GroupWords(_File):
     role_view_openers: Words
     role_view_nouns: Words
     alone_openers: Words
+    what_auxiliaries: Words
+    view_adverbs: Words
+    how_auxiliaries: Words
+    how_verbs: Words
+    inverted_verbs: Words
+    yes_no_auxiliaries: Words
+    assent_verbs: Words
+    hear_verbs: Words
+    voice_nouns: Words
+    position_nouns: Words
+    have_auxiliaries: Words
+    have_nouns: Words
+    from_view_nouns: Words
+    bare_view_nouns: Words
+    es_question_words: Words
+    es_verbs: Words
+    es_verbs_after: Words
+    es_topic_prepositions: Words
+    es_topic_pronouns: Words
+    de_verbs: Words
+    de_pronoun_adverbs: Words
+    de_judge_verbs: Words
+    de_pronouns: Words
+    fr_question_words: Words
+    fr_verbs: Words
+    view_phrases: Words
+    view_phrase_links: Words
+    it_question_words: Words
+    it_verbs: Words
+    it_verbs_one: Words
+    pt_verbs: Words
+    nl_question_words: Words
+    nl_verbs: Words
+    nl_pronoun_adverbs: Words
+    about_openers: Words
+    they_verbs: Words
 
 
 class DropWords(_File):

@@ -30,9 +30,7 @@ _DROP_VERB = re.compile(
 )
 
 
-_DROP_OBJECT_START = re.compile(
-    r"^(?:" + alternation(_W.object_starts, space=" ") + r"\s+)+", re.I
-)
+_DROP_OBJECT_START = re.compile(r"^(?:" + alternation(_W.object_starts, space=" ") + r"\s+)+", re.I)
 
 
 _DROP_OBJECT_END = re.compile(r"(?:\s+" + alternation(_W.object_ends) + r")+$", re.I)
