@@ -24,9 +24,11 @@ from typing import Annotated, Any
 import yaml
 from pydantic import AfterValidator, ValidationError, model_validator
 
+from assistant.understand.vocab_references import References
+from assistant.understand.vocab_side_turns import SideTurns
+
 # (WordList, alternation, every and inverse are imported from here by the modules that read
 # the vocabulary)
-from assistant.understand.vocab_side_turns import SideTurns
 from assistant.understand.vocab_types import (
     LANGUAGES,
     Bands,
@@ -53,6 +55,7 @@ FILES = (
     "grammar",
     "people",
     "places",
+    "references",
     "requests",
     "side_turns",
     "sides",
@@ -66,7 +69,7 @@ FILES = (
 #: the spelling repair (:func:`assistant.understand.spelling.key_words`), as they were not
 #: while they were written in the regexes: reading them would repair slips towards 90
 #: more words ("mnetion" -> "mention"), a change of behaviour to measure on its own
-REGEX_FILES = ("constraints", "frames", "side_turns", "wrappers")
+REGEX_FILES = ("constraints", "frames", "references", "side_turns", "wrappers")
 
 
 class VocabularyError(ValueError):
@@ -517,6 +520,7 @@ class Vocabulary(_File):
     grammar: Grammar
     people: People
     places: Places
+    references: References
     requests: Requests
     side_turns: SideTurns
     sides: Sides

@@ -19,40 +19,59 @@ from assistant.understand.followup.words import (
     _stem,
     _tokens,
 )
+from assistant.understand.vocab import VOCAB, alternation
+
+# the words of rule 5 (words/references.yaml, section drop), each list read here once
+_W = VOCAB.references.drop
 
 _DROP_VERB = re.compile(
-    r"\b(?P<v>forget(?: about)?|drop|ignore|skip|leave out|leave aside|set aside|"
-    r"lose|scrap|bin|scratch|ditch|nix|toss|get rid of|kill|"
-    r"take(?= (?:the |that |this )?[\w\- ]{1,40}? (?:back )?out\b)|"
-    r"leave(?= (?:the |that |this )?[\w\- ]{1,40}? out of (?:it|this|that|the \w+)\b)|"
-    r"(?:leave|set|put) (?:it|that|this|them) (?:out|aside)|"
-    r"(?:leave|set|put|take|keep)(?= (?:the|that|this|those) (?:[\w\- ]{1,40}? )?(?:part|bit|stuff|"
-    r"side|angle|aspect|thing) (?:out|aside)\b)|never ?mind|without(?= the [\w\- ]{1,40}? "
-    r"(?:part|bit|stuff|side|angle|aspect|thing)s?\b)|"
-    r"no longer (?:need|want|care about)|(?:do not|don't|dont) (?:need|want|care about)|"
-    r"not interested in|(?:i'?m|i am) not interested in|remove|no more|"
-    r"stop (?:with|focusing on|talking about)|disregard|omit|no need for|"
-    r"(?:do not|don't|dont) (?:include|cover|discuss|bother with)|"
-    r"(?:need|needs|have to|has to) not be|(?:do not|don't|does not|doesn't) (?:need|have) to be|"
-    r"olvida(?:te)?(?: de)?|olvídate(?: de)?|quita|vergiss|oublie[z]?|laisse[z]? tomber|"
-    r"lass|lasst|lascia(?:te)? (?:perdere|stare)|togli|esquece|deixa de lado|tira)\b"
-    r"\s*(?P<x>.*)$",
+    r"\b(?P<v>" + alternation(_W.verbs, _W.verb_patterns, space=" ") + r")\b\s*(?P<x>.*)$",
     re.I,
 )
 
 
-_DROP_OBJECT_START = re.compile(
-    r"^(?:(?:about|the|a|an|lo|del|de|la|el|los|las|die|der|das|den|le|les|l'|"
-    r"discussion of|part about|stuff about|bit about|parte de|tema de|teil mit|partie sur)\s+)+",
+_DROP_OBJECT_START = re.compile(r"^(?:" + alternation(_W.object_starts, space=" ") + r"\s+)+", re.I)
+
+
+_DROP_OBJECT_END = re.compile(r"(?:\s+" + alternation(_W.object_ends) + r")+$", re.I)
+
+
+# "never mind, skip the cost": the words before a drop verb taken off
+_NEVER_MIND = re.compile(
+    r"^\s*"
+    + alternation(_W.never_minds, space=" ")
+    + r"[,.]?\s+(?="
+    + alternation(_W.never_mind_verbs)
+    + r"\b)",
     re.I,
 )
 
 
-_DROP_OBJECT_END = re.compile(
-    r"(?:\s+(?:part|bit|aspect|angle|stuff|thing|question|considerations?|requirement|issue|"
-    r"side|parte|tema|teil|partie|aspekt|discussion|studies|one))+$",
+# "no turnout" after "turnout?"
+_TAKEN_BACK = re.compile(
+    r"\s*"
+    + alternation(_W.taken_back, space=" ")
+    + r"\s+(?:the\s+)?(?P<x>[^\W\d_][\w\-]*(?:\s+[\w\-]+){0,2}?)(?:\s+"
+    + alternation(_W.taken_back_tails, space=" ")
+    + r")*\s*[?.!]*\s*",
     re.I,
 )
+
+
+# the particle after a dropped facet and the words after it ("take the costs out again")
+_OBJECT_PARTICLE = re.compile(
+    r"(?:\s+back)?\s+"
+    + alternation(_W.object_particles)
+    + r"(?:\s+of\s+(?:it|this|that|the \w+))?(?:\s+"
+    + alternation(_W.object_particle_tails)
+    + r")?\s*$",
+    re.I,
+)
+
+
+# the words at the end of a dropped facet that are not the facet (matched as written:
+# lower case)
+_OBJECT_TAIL = re.compile(r"\s+" + alternation(_W.object_tails, space=" ") + "$")
 
 
 def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
@@ -61,12 +80,7 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
     taken_back = _taken_back(text, previous)
     if taken_back is not None:
         return taken_back
-    t = re.sub(
-        r"^\s*(?:never mind|nvm)[,.]?\s+(?=(?:skip|drop|forget|ignore|remove|leave|lose)\b)",
-        "",
-        text,
-        flags=re.I,
-    )
+    t = _NEVER_MIND.sub("", text)
     m = _DROP_VERB.search(t)
     if m is None:
         return None
@@ -91,13 +105,7 @@ def _drop_aspect(text: str, previous: QueryPlan) -> FollowUp | None:
 
 def _taken_back(text: str, previous: QueryPlan) -> FollowUp | None:
     """ "no turnout" after "turnout?": a facet of the plan taken back."""
-    no = re.fullmatch(
-        r"\s*(?:no|not|without|no more|less)\s+(?:the\s+)?"
-        r"(?P<x>[^\W\d_][\w\-]*(?:\s+[\w\-]+){0,2}?)"
-        r"(?:\s+(?:part|bit|stuff|angle|aspect|please|pls|after all|then))*\s*[?.!]*\s*",
-        text,
-        re.I,
-    )
+    no = _TAKEN_BACK.fullmatch(text)
     if not no:
         return None
     stems = {_stem(w) for w in _content(no.group("x"))}
@@ -120,23 +128,12 @@ def _drop_object(x: str) -> tuple[str, bool]:
     words that mark it as a part ("the academic results part"), and whether it was so
     marked (then it is a facet, whatever it names)."""
     obj = _DROP_REASON.split(x)[0]  # "skip the pdfs my phone hates em"
-    obj = re.sub(
-        r"(?:\s+back)?\s+(?:out|aside|weg)(?:\s+of\s+(?:it|this|that|the \w+))?"
-        r"(?:\s+(?:again|now|please|too))?\s*$",
-        "",
-        obj,
-        flags=re.I,
-    )
+    obj = _OBJECT_PARTICLE.sub("", obj)
     obj = _DROP_OBJECT_START.sub("", obj.strip())
     marked = bool(_DROP_OBJECT_END.search(obj))
     while True:
         trimmed = _DROP_OBJECT_END.sub("", obj).strip(" .")
-        trimmed = re.sub(
-            r"\s+(?:now|please|pls|too|then|anymore|any more|thanks|again|after all|"
-            r"altogether|entirely)$",
-            "",
-            trimmed,
-        )
+        trimmed = _OBJECT_TAIL.sub("", trimmed)
         if trimmed == obj:
             return obj, marked
         obj = trimmed
@@ -160,7 +157,10 @@ def _facet_pointed_at(t: str, obj: str, previous: QueryPlan) -> str | None:
 
 # where a dropped facet's words end: a reason or a new clause about the user
 _DROP_REASON = re.compile(
-    r"\s*(?:[,;:?!]|\.\s|\.$|\s(?:if|since|because|as|so)\s|"
-    r"\s(?=(?:my|i|i'm|we|our|they|he|she)\s+\w+))",
+    r"\s*(?:[,;:?!]|\.\s|\.$|\s"
+    + alternation(_W.reason_links)
+    + r"\s|\s(?="
+    + alternation(_W.reason_subjects)
+    + r"\s+\w+))",
     re.I,
 )

@@ -12,12 +12,12 @@ from assistant.understand.followup import words as fw
 from assistant.understand.followup.edits import FollowUp, Rule
 from assistant.understand.followup.normalise import _SENTENCE, _courtesy
 from assistant.understand.followup.words import _NUMBER_WORDS, _residue, _words
-from assistant.understand.vocab import VOCAB
+from assistant.understand.vocab import VOCAB, alternation
 
-_REF_NOUN = (
-    r"(?:ref(?:erence)?s?|source|sources|doc(?:ument)?|number|no\.|nr\.?|referencia|fuente|"
-    r"quelle|r[ée]f[ée]rence|refer[eê]ncia|nummer|n[úu]mero|num[ée]ro|item|link|citation)"
-)
+# the words of rule 1 (words/references.yaml), each list read here once
+_W = VOCAB.references.references
+
+_REF_NOUN = alternation(_W.ref_nouns)
 
 
 _EXPLICIT_REF = re.compile(
@@ -29,49 +29,34 @@ _BARE_NUMBER = re.compile(r"(?<![\w/.\-\[#])(\d{1,3})(?![\w/\]]|[.,]\d)")
 
 
 # a number with a unit or a comparison is a quantity, not a reference ("under 800 words")
-_UNIT_AFTER = re.compile(
-    r"^\s*(?:%|percent|words?|pages?|min(?:ute)?s?|hours?|hrs?|days?|weeks?|months?|years?|"
-    r"yrs?|km|kms|miles?|kg|gb|mb|euros?|dollars?|pounds?|people|times|minutes?|-)",
-    re.I,
-)
+_UNIT_AFTER = re.compile(r"^\s*" + alternation(_W.units), re.I)
 
 
-_QUANTITY_BEFORE = re.compile(
-    r"(?:under|over|than|least|most|up to|below|above|exceeding|around|approximately|age|aged|"
-    r"[$£€])\s*$",
-    re.I,
-)
+_QUANTITY_BEFORE = re.compile(alternation(_W.quantity_before, space=" ") + r"\s*$", re.I)
 
 
 _REMOVE = re.compile(
-    r"\b(?:drop|remove[ds]?|removing|delete|exclude|get rid of|set aside|put aside|pull|nix|"
-    r"skip|ignore|scratch|take (?:(?:it|that|this|them)\s+)?(?:out|away)|"
-    r"took (?:(?:it|that|this|them)\s+)?(?:out|away)|lose|hide|ditch|strike|bin|"
-    r"leave (?:(?:it|that|this)\s+)?out|leaving out|cut|scrap|toss|kill|throw (?:(?:it|that)\s+)?"
-    r"out|discard|omit|erase|quita|quitar|elimina|eliminar|borra|borrar|saca|sacar|"
-    r"entferne|entfernen|lösche|löschen|streiche|streichen|supprime[rz]?|enl[eè]ve[rz]?|"
-    r"retire[rz]?|ôte[rz]?|tira fuori|togli|rimuovi|elimina|cancella|remova|tire|tira|"
-    r"apaga|tirar|tirem|retirar|forget|disregard|dismiss|vergeet|verwijder|haal)\b|"
-    r"\b(?:no|without|minus|except|sin|ohne|sans|senza|sem)"
-    r"(?=\s+(?:\[|#|ref(?:erence)?\s*\[?\d|source\s*\[?\d|number\s*\d))",
+    r"\b"
+    + alternation(_W.remove_verbs, _W.remove_verb_patterns, space=" ")
+    + r"\b|\b"
+    + alternation(_W.remove_without)
+    + r"(?=\s+(?:\[|#|ref(?:erence)?\s*\[?\d|source\s*\[?\d|number\s*\d))",
     re.I,
 )
 
 
-_COMPARE_CUE = re.compile(
-    r"\b(?:compare|compared|comparing|contrast|difference|diff|differ|differs|different|versus|vs|"
-    r"disagree|agree|same|which|contradict|contradicts|conflict|conflicts|consistent|match|"
-    r"each other|both|vergleiche?|vergelijk|compara|comparar|confronta|comparer)\b",
-    re.I,
-)
+_COMPARE_CUE = re.compile(r"\b" + alternation(_W.compare_cues, space=" ") + r"\b", re.I)
 
 
 _PAIR_LINK = re.compile(
-    r"^\s*\]?\s*(?:(?:differ|differs|different|similar|compare[sd]?|contrast|stack up|compared|"
-    r"disagree|"
-    r"disagrees|agree|agrees|conflict|conflicts|contradict|contradicts|square|line up)\s+)?"
-    r"(?:,|and|an|or|n|vs\.?|versus|&|with|to|from|et|und|y|e|en|against|(?<=[a-z] ))\s*"
-    r"(?:(?:like|uh|um|erm|say)\s+)?"
+    r"^\s*\]?\s*(?:"
+    + alternation(_W.pair_verbs, space=" ")
+    + r"\s+)?"
+    # a link word, or nothing but a space after a word ("2 5")
+    + alternation(_W.pair_links, [r"(?<=[a-z] )"])
+    + r"\s*(?:"
+    + alternation(_W.pair_fillers)
+    + r"\s+)?"
     r"(?:\[|#|" + _REF_NOUN + r"\s*)?\s*$",
     re.I,
 )
@@ -85,19 +70,38 @@ _ORDINALS = {w: i for i, w in enumerate(VOCAB.grammar.ordinals, start=1)}
 
 
 _ORDINAL = (
-    r"(?:" + "|".join(_ORDINALS) + r"|\d{1,2}(?:st|nd|rd|th)|\d{1,2}\.?(?:º|ª|e|er|ème|te|o|a))"
+    r"(?:"
+    + "|".join(_ORDINALS)
+    + r"|\d{1,2}"
+    + alternation(_W.ordinal_suffixes_en)
+    + r"|\d{1,2}\.?"
+    + alternation(_W.ordinal_suffixes)
+    + ")"
 )
+
+
+def _after(words: tuple[str, ...], space: str) -> str:
+    """Lookbehinds for each word and the space after it (a word boundary before a word)."""
+    return "|".join(
+        "(?<=" + (r"\b" if w[0].isalnum() else "") + re.escape(w) + space + ")" for w in words
+    )
 
 
 # "the fifth source", "the 3rd one", "lose the 5th", "the third and seventh sources"
 _ORDINAL_REF = re.compile(
-    r"(?:\bthe\s+|(?<=\band\s)|(?<=\bor\s)|(?<=\bvs\s)|(?<=&\s)|(?<=,\s))(?P<o>"
+    r"(?:\bthe\s+|"
+    + _after(_W.ordinal_links, r"\s")
+    + r"|(?<=,\s))(?P<o>"
     + _ORDINAL
-    + r")(?=\s+(?:one|source|sources|reference|references|ref|refs|link|links|document|"
-    r"documents|article|articles|citation|citations|result|results|item|items|study|studies|"
-    r"paper|papers|piece|entry)\b|\s+(?:and|or|vs|&)\s+(?:the\s+)?" + _ORDINAL + r"\b|"
-    r"\s+(?:differ|differs|compare|agree|disagree|say|says|argue|argues|"
-    r"contradict|conflict|seem|seems|look|looks)\b|"
+    + r")(?=\s+"
+    + alternation(_W.ordinal_nouns)
+    + r"\b|\s+"
+    + alternation(_W.ordinal_links)
+    + r"\s+(?:the\s+)?"
+    + _ORDINAL
+    + r"\b|\s+"
+    + alternation(_W.ordinal_verbs)
+    + r"\b|"
     r"\s*(?:[?.!,;]|$))",
     re.I,
 )
@@ -113,10 +117,13 @@ def _quantity(text: str, start: int, end: int) -> bool:
 
 
 _NUMBER_WORD = re.compile(
-    r"(?:(?<=\bnumber )|(?<=\bno\. )|(?<=\bref )|(?<=\breference )|(?<=\bsource )|(?<=\bitem ))"
+    r"(?:" + _after(_W.number_nouns, " ") + r")"
     r"one\b|\b(?:" + "|".join(w for w in _NUMBER_WORDS if w != "one") + r")\b",
     re.I,
 )
+
+
+_NUMBER_BLOCKER = re.compile(r"\b" + alternation(_W.number_blockers) + r"\s+$", re.I)
 
 
 def _digits(text: str) -> str:
@@ -124,9 +131,7 @@ def _digits(text: str) -> str:
     six there"); "one" only after a reference noun ("the other one" is no reference)."""
 
     def digit(m: re.Match[str]) -> str:
-        if re.search(
-            r"\b(?:these|those|the|both|all|first|last|top|other)\s+$", text[: m.start()], re.I
-        ):
+        if _NUMBER_BLOCKER.search(text[: m.start()]):
             return m.group(0)  # "compare these two: 3 and 5"
         return str(_NUMBER_WORDS[m.group(0).lower()])
 
@@ -183,34 +188,43 @@ def asked_about(follow: FollowUp) -> tuple[str, list[int]] | None:
 # a turn that drops what the reference question before it pointed at ("drop it", "I'd
 # rather you took it out altogether", "ok get rid of that one then")
 _DROP_POINTED = re.compile(
-    r"^(?:(?:ok(?:ay)?|right|then|so|in that case|fine|hm+|eh|yeah|yes|well|great|perhaps|"
-    r"maybe)[,.!]?\s+)*"
-    r"(?:(?:please|pls|just|then|i'?d rather|i would rather|i'?d prefer|can you|could you|"
-    r"would you|you can|you could|let's|lets|go ahead and|you)\s+)*"
-    r"(?:(?:drop|remove|delete|exclude|lose|ditch|scrap|bin|nix|toss|cut|discard|omit|"
-    r"get rid of|take|took|leave|throw|pull|quita|elimina|borra|entferne|lösche|streiche|"
-    r"supprime[rz]?|enl[eè]ve[rz]?|togli|rimuovi|remova|tira)\s+)"
-    r"(?:it|that|this|that one|this one|them|the source|that source|this source|"
-    r"the reference|that reference|lo|la|eso|das|es|ça|le)"
-    r"(?:\s+(?:out|away|off))?(?:\s+(?:altogether|entirely|completely|then|too|please|pls|"
-    r"as well|from the (?:answer|summary|list)|weg))*\s*(?:then|please|pls|thanks)?"
-    r"(?:,?\s*if (?:that'?s|that is|it'?s) (?:ok(?:ay)?|alright|all right|fine))?\s*[.!?]*\s*$",
+    r"^(?:"
+    + alternation(_W.pointed_openers, _W.pointed_opener_patterns, space=" ")
+    + r"[,.!]?\s+)*(?:"
+    + alternation(_W.pointed_requests, space=" ")
+    + r"\s+)*(?:"
+    + alternation(_W.pointed_verbs, _W.pointed_verb_patterns, space=" ")
+    + r"\s+)"
+    + alternation(_W.pointed_objects, space=" ")
+    + r"(?:\s+"
+    + alternation(_W.pointed_particles)
+    + r")?(?:\s+"
+    + alternation(_W.pointed_tails, space=" ")
+    + r")*\s*"
+    + alternation(_W.pointed_ends)
+    + r"?(?:,?\s*if "
+    + alternation(_W.pointed_if_subjects, space=" ")
+    + " "
+    + alternation(_W.pointed_if_approvals, space=" ")
+    + r")?\s*[.!?]*\s*$",
     re.I,
 )
 
 
 # "oops, I meant 7, not 2", "sorry, 7 not 2", "no wait, number 9"
-_CORRECTION = re.compile(
-    r"\b(?:i meant|i mean|meant|sorry|oops|wait|my bad|typo|rather|instead|not)\b", re.I
-)
+_CORRECTION = re.compile(r"\b" + alternation(_W.corrections, space=" ") + r"\b", re.I)
 
 
 # a comparison with one number, after a question about another ("vs [9]", "and compared
 # to 6?", "how does it compare with [3]?")
 _COMPARE_ONE = re.compile(
-    r"^\s*(?:(?:and|ok(?:ay)?|so|now)[,]?\s+)*(?:(?:vs\.?|versus|compared\s+(?:to|with)|"
-    r"(?:how\s+does\s+it\s+)?compare\s+(?:it\s+|that\s+)?(?:to|with)|against)\s*)"
-    r"(?:\[\s*\d{1,3}\s*\]|#?\d{1,3}|(?:source|reference|ref)\s*\d{1,3})\s*[?.!]*\s*$",
+    r"^\s*(?:"
+    + alternation(_W.compare_one_openers)
+    + r"[,]?\s+)*(?:"
+    + alternation(_W.compare_one_cues, _W.compare_one_cue_patterns)
+    + r"\s*)(?:\[\s*\d{1,3}\s*\]|#?\d{1,3}|"
+    + alternation(_W.compare_one_nouns)
+    + r"\s*\d{1,3})\s*[?.!]*\s*$",
     re.I,
 )
 
