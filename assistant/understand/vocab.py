@@ -24,6 +24,8 @@ from typing import Annotated, Any
 import yaml
 from pydantic import AfterValidator, ValidationError, model_validator
 
+from assistant.understand.vocab_questions import Questions
+
 # (WordList, alternation, every and inverse are imported from here by the modules that read
 # the vocabulary)
 from assistant.understand.vocab_types import (
@@ -52,6 +54,7 @@ FILES = (
     "grammar",
     "people",
     "places",
+    "questions",
     "requests",
     "sides",
     "stance",
@@ -64,7 +67,7 @@ FILES = (
 #: the spelling repair (:func:`assistant.understand.spelling.key_words`), as they were not
 #: while they were written in the regexes: reading them would repair slips towards 90
 #: more words ("mnetion" -> "mention"), a change of behaviour to measure on its own
-REGEX_FILES = ("constraints", "frames", "wrappers")
+REGEX_FILES = ("constraints", "frames", "questions", "wrappers")
 
 
 class VocabularyError(ValueError):
@@ -515,6 +518,7 @@ class Vocabulary(_File):
     grammar: Grammar
     people: People
     places: Places
+    questions: Questions
     requests: Requests
     sides: Sides
     stance: Stance
