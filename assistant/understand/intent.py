@@ -10,7 +10,10 @@ from assistant.models import Intent, QueryPerspective, Side
 from assistant.understand import cues
 from assistant.understand.perspectives import _BOTH_FACETS
 from assistant.understand.text import _words, leading_clause
-from assistant.understand.vocab import VOCAB
+from assistant.understand.vocab import VOCAB, alternation
+
+# the question cues of this module (words/questions.yaml), each list read here once
+_W = VOCAB.questions.intent
 
 
 def _is_wh(text: str) -> bool:
@@ -69,11 +72,8 @@ def _PAIRS(pro: Iterable[str], con: Iterable[str]) -> tuple[tuple[Side, Iterable
 _NEG = r"(?P<neg>\s+not|n't|\s+never)?"
 _FACET: dict[Side, re.Pattern[str]] = {
     side: re.compile(
-        r"(?<![\w'])(?:(?:the|some|any|main|key|biggest|strongest|best|most|real|top|"
-        r"common|major|serious|potential|possible|known|health|environmental|economic|social)"
-        r"\s+)*(?P<f>" + _alt(words) + r")(?![\w'])"
-        r"(?:\s+(?:of|to|about|with|for|from|in|on|behind|de|du|des|de la|del|della|dei|delle|"
-        r"degli|do|da|dos|das|van|von|der|zu|voor|w/)(?![\w']))?",
+        r"(?<![\w'])(?:" + alternation(_W.facet_modifiers) + r"\s+)*(?P<f>" + _alt(words) + r")"
+        r"(?![\w'])(?:\s+" + alternation(_W.facet_prepositions, space=" ") + r"(?![\w']))?",
         re.I,
     )
     for side, words in _PAIRS(cues.PRO_FACETS, cues.CON_FACETS)
@@ -89,28 +89,14 @@ _VERB = {
 # "why do economists favor X", "how do advocates justify X", "why are economists against X"
 _SUBJECT_VERB = re.compile(
     r"\b(?:do|does|did|would|might|could|are|is|were|was|will|can)\s+(?P<subj>(?:[\w'\-]+\s+){1,5}?)"
-    r"(?:(?P<neg>not|never)\s+)?(?:so\s+|strongly\s+|often\s+|still\s+|generally\s+)?"
+    r"(?:(?P<neg>not|never)\s+)?(?:" + alternation(_W.verb_intensifiers) + r"\s+)?"
     r"(?P<v>" + _VERB["pro"] + "|" + _VERB["con"] + r"|against|in favou?r of)"
-    r"(?:\s+(?:to|of|about|against))?\b",
+    r"(?:\s+" + alternation(_W.verb_particles) + r")?\b",
     re.I,
 )
 # "articles praising X", "essays attacking X", "people who oppose X"
 _NOUN_VERB = re.compile(
-    r"\b(?P<n>"
-    + _alt(
-        (
-            *VOCAB.requests.doc_nouns,
-            "people",
-            "those",
-            "groups",
-            "voices",
-            "anyone",
-            "they",
-            "we",
-            "many",
-        )
-    )
-    + r")"
+    r"\b(?P<n>" + _alt((*VOCAB.requests.doc_nouns, *_W.verb_subjects)) + r")"
     r"\s+(?:who\s+|that\s+)?(?P<v>" + _VERB["pro"] + "|" + _VERB["con"] + r")(?:\s+(?:to|of))?\b",
     re.I,
 )
@@ -122,13 +108,13 @@ _COPULA = r"(?:is|are|was|were|be|being|been|'s|'re)"
 # "why is X harmful", "reasons X is bad", "explain why X is good", "why do they think X was bad"
 _WHY_EVAL = re.compile(
     r"\b(?:why|reasons?(?:\s+why)?|how come)\s+(?P<x>.*?)\b" + _COPULA + r"(?P<neg>\s+not|n't)?"
-    r"\s+(?:so\s+|such\s+|really\s+|actually\s+|considered\s+|seen as\s+)?"
+    r"\s+(?:" + alternation(_W.eval_intensifiers, space=" ") + r"\s+)?"
     r"(?P<e>" + _EVAL["pro"] + "|" + _EVAL["con"] + r")\b",
     re.I,
 )
 _WHY_COPULA_FIRST = re.compile(
     r"\b(?:why|how come)\s+" + _COPULA + r"(?P<neg>n't|\s+not)?\s+(?P<x>.+?)\s+"
-    r"(?:so\s+|such\s+|really\s+|considered\s+|seen as\s+)?"
+    r"(?:" + alternation(_W.copula_first_intensifiers, space=" ") + r"\s+)?"
     r"(?P<e>" + _EVAL["pro"] + "|" + _EVAL["con"] + r")\b",
     re.I,
 )
@@ -137,7 +123,9 @@ _MAKES_EVAL = re.compile(
     re.I,
 )
 _ABOUT_EVAL = re.compile(
-    r"\bwhat(?:'s|s| is| are)?\s+(?:so\s+)?(?P<e>good|great|right|bad|wrong|problematic)\s+"
+    r"\bwhat(?:'s|s| is| are)?\s+(?:so\s+)?(?P<e>"
+    + alternation((*_W.about_eval.pro, *_W.about_eval.con))
+    + r")\s+"
     r"(?:about|with|w/)\s+",
     re.I,
 )
@@ -163,13 +151,15 @@ _VIEW = re.compile(
     + _alt((*cues.PRO_VIEWS, *cues.CON_VIEWS, *cues.PRO_AGENTS, *cues.CON_AGENTS))
     + r")\s+"
     + _alt(cues.VIEW_NOUNS)
-    + r"\s+(?:on|of|about|to|regarding|against|for)\s+",
+    + r"\s+"
+    + alternation(_W.view_prepositions)
+    + r"\s+",
     re.I,
 )
 _COPULA_SIDE = re.compile(
-    r"\b(?:are|is|son|sont|sind|sono|são|zijn|est|es|ist|è|é)\s+(?:[\w'\-]+\s+){0,3}?"
-    r"(?P<neg>not\s+|nicht\s+|pas\s+|niet\s+)?(?P<p>against|contra|contre|gegen|contro|tegen|"
-    r"en contra de|a favor de|a favore di|für|pour|voor)\s+",
+    r"\b" + alternation(_W.side_copulas) + r"\s+(?:[\w'\-]+\s+){0,3}?"
+    r"(?P<neg>" + alternation(_W.side_negations) + r"\s+)?"
+    r"(?P<p>" + alternation(_W.side_prepositions, space=" ") + r")\s+",
     re.I,
 )
 _PRO_PREPS = tuple(VOCAB.stance.pro_prepositions)
@@ -177,15 +167,19 @@ _PRO_PREPS = tuple(VOCAB.stance.pro_prepositions)
 _GOOD_BAD = frozenset(VOCAB.stance.good_bad)
 _AUX_START = re.compile(r"^\s*(?:" + "|".join(VOCAB.grammar.auxiliaries) + r")\b", re.I)
 _TOPIC_END = re.compile(
-    r"\s*(?:[?!;]|\.(?:\s|$)|,|\s[-–—]\s|\s+(?:say|says|argue|argues|think|thinks|believe|"
-    r"claim|claims|write|do|object|suggest|point out|mean)\b\s*[?.!]?\s*$|"
-    r"\s+(?:as (?:a |an )?(?:list|table|bullet points|summary)|for (?:a |an )?(?:general|"
-    r"beginner|lay|non-expert)|please|i'?m\b|i am\b|explain|keep it)\b)",
+    r"\s*(?:[?!;]|\.(?:\s|$)|,|\s[-–—]\s|\s+"
+    + alternation(_W.topic_end_verbs, space=" ")
+    + r"\b\s*[?.!]?\s*$|\s+(?:as (?:a |an )?"
+    + alternation(_W.topic_end_formats, space=" ")
+    + r"|for (?:a |an )?"
+    + alternation(_W.topic_end_audiences, space=" ")
+    + r"|"
+    + alternation(_W.topic_end_words, _W.topic_end_patterns, space=" ")
+    + r")\b)",
     re.I,
 )
 _LEADING = re.compile(
-    r"^(?:(?:the|a|an|that|about|on|of|to|for|with|w/|regarding|concerning|behind|why|"
-    r"de|du|des|la|le|les|el|los|las|il|lo|der|die|das|den|het|een)\s+)+",
+    r"^(?:" + alternation(_W.leading_words) + r"\s+)+",
     re.I,
 )
 
@@ -286,7 +280,7 @@ def _evaluative_cues(q: str) -> list[SideCue]:
                 side = _flip(base, m.group("neg") if "neg" in m.groupdict() else None)
                 out.append(SideCue(side, (m.start(), m.end()), x, "evaluative"))
     for m in _ABOUT_EVAL.finditer(q):
-        base = "pro" if m.group("e").lower() in ("good", "great", "right") else "con"
+        base = "pro" if m.group("e").lower() in _W.about_eval.pro else "con"
         out.append(SideCue(base, (m.start(), m.end()), _topic(q, m.end()), "evaluative"))
     for m in _EFFECT.finditer(q):
         base = _side_of(m.group("v"), _alt(cues.verb_forms(cues.PRO_EFFECT_VERBS)))
@@ -320,9 +314,9 @@ def _agent_topic(q: str, m: re.Match[str]) -> tuple[int, int]:
     """The topic of an agent: after "of" ("critics of X") or "about" ("sceptics about X"),
     or before it ("X's supporters"), else what follows it."""
     after = q[m.end() :]
-    of = re.match(r"\s+(?:of|de|des|du|von|van|di|dei|della|do|da)\s+", after)
+    of = re.match(r"\s+" + alternation(_W.agent_of_words) + r"\s+", after)
     start = m.end() + (of.end() if of else 0)
-    about = re.search(r"\b(?:about|on|regarding|sobre|sur|über|su|over)\s+", q[m.end() :])
+    about = re.search(r"\b" + alternation(_W.agent_about_words) + r"\s+", q[m.end() :])
     if not of and about:
         start = m.end() + about.end()
     elif not of:
@@ -374,23 +368,12 @@ HEADLINE_OPTIONS = re.compile(
     r"|^[^:–—]*?\bor\b[^:–—]*(?::|\s[–—-]\s)",  # "Cats or Dogs: who makes …"
     re.I,
 )
-_STRONG_DEBATE = re.compile(
-    r"\b(?:should|shouldn't|ought|must|vs\.?|versus|debate|debated|controversial|pros|cons|"
-    r"argue|arguments?|opinions?|perspectives?|viewpoints?|sides|ethical|moral|justified|"
-    r"right or wrong|good or bad|good idea or not|or not|better than|worse than|worth it|whether|"
-    r"overrated|"
-    r"debería|deberían|devrait|devraient|sollte|sollten|dovrebbe|dovrebbero|deveria|deveriam|"
-    r"moet|moeten|zou|zouden)\b",
-    re.I,
-)
+_STRONG_DEBATE = re.compile(r"\b" + alternation(_W.strong_debate_cues, space=" ") + r"\b", re.I)
 _FINITE = frozenset((*VOCAB.grammar.auxiliaries, *VOCAB.grammar.finite_verbs))
 _INFO_START = re.compile(
-    r"^\s*(?:please\s+)?(?:(?:can|could) you\s+)?(?:explain|describe|summari[sz]e|define|outline|"
-    r"(?:a\s+)?list of|list all|explique|expliquez|explícame|explica|erkläre|erklär|spiega|"
-    r"leg uit|"
-    r"compare|tell me (?:about|how|what|why|when|who)|walk me through|give me an overview|"
-    r"give me a summary|give me the history|an overview|a summary|the history|history|"
-    r"overview|timeline|definition)\b",
+    r"^\s*(?:please\s+)?(?:(?:can|could) you\s+)?"
+    + alternation(_W.info_openers, _W.info_opener_patterns, space=" ")
+    + r"\b",
     re.I,
 )
 _LOOKUP_HEADS = frozenset(VOCAB.requests.lookup_heads)
@@ -425,9 +408,7 @@ def is_wh(q: str) -> bool:
     w = first_word(q).replace("’", "'")
     if w in cues.WH_WORDS:
         return True
-    return len(w) >= 3 and any(
-        _edit1(w, x) for x in ("what", "when", "where", "which", "why", "who", "how", "whats")
-    )
+    return len(w) >= 3 and any(_edit1(w, x) for x in _W.typo_wh_words)
 
 
 def fact_wh(q: str) -> bool:
@@ -441,9 +422,7 @@ def is_info_request(q: str) -> bool:
     if _INFO_START.match(q):
         return True
     words = _words(q[:60])
-    return (
-        len(words) > 2 and words[0] in cues.INFO_NOUNS and words[1] in ("of", "between", "behind")
-    )
+    return len(words) > 2 and words[0] in cues.INFO_NOUNS and words[1] in _W.info_noun_links
 
 
 def is_lookup(q: str, n_aspects: int, masked: list[tuple[int, int]] | None = None) -> bool:
@@ -478,6 +457,6 @@ def is_lookup(q: str, n_aspects: int, masked: list[tuple[int, int]] | None = Non
         return False
     has_head = any(w in _LOOKUP_HEADS for w in words[: marker + 1])
     indefinite = bool(
-        re.match(r"\s*(?:an?|un|une|una|uno|ein|eine|een|um|uma)\s", q[body_start:], re.I)
+        re.match(r"\s*" + alternation(_W.indefinite_articles) + r"\s", q[body_start:], re.I)
     )
     return marker < len(words) or has_head or indefinite or n_aspects >= 2 or q.count(",") >= 2

@@ -8,27 +8,20 @@ from dataclasses import dataclass
 from assistant.models import QueryPerspective, Side
 from assistant.understand.text import _alt, _span_text, _trim, _words
 from assistant.understand.values import AUDIENCES
-from assistant.understand.vocab import VOCAB
+from assistant.understand.vocab import VOCAB, alternation
 
-_PRO = re.compile(
-    r"\b(?:supports?|supporting|in favou?r of|favou?ring|favou?rs|backs|backing|defends|"
-    r"defending|agrees? with|endorses|endorsing|confirms|confirming|proves)\b",
-    re.I,
-)
-_CON = re.compile(
-    r"\b(?:opposes|oppose|opposing|against|undermines?|undermining|refutes?|refuting|"
-    r"contradicts?|contradicting|rebuts?|rebutting|disputes?|disputing|challenges|challenging|"
-    r"critici[sz]es|critici[sz]ing|critical of|disagrees? with|debunks?|debunking|disproves?)\b",
-    re.I,
-)
-_NEI = re.compile(
-    r"\b(?:no information|not enough info(?:rmation)?|neither supports? nor refutes?|"
-    r"insufficient information)\b",
-    re.I,
-)
+# the question cues of this module (words/questions.yaml), each list read here once
+_W = VOCAB.questions.perspectives
+
+_PRO = re.compile(r"\b" + alternation(_W.pro_verbs, space=" ") + r"\b", re.I)
+_CON = re.compile(r"\b" + alternation(_W.con_verbs, space=" ") + r"\b", re.I)
+_NEI = re.compile(r"\b" + alternation(_W.nei_phrases, space=" ") + r"\b", re.I)
 _VERDICT_SUBJECT = re.compile(
-    r"\b(?:this|the following|the given|these)\s+(?:sentence|sentences|evidence|text|passage|"
-    r"paragraph|statement|document|facts?)\b",
+    r"\b"
+    + alternation(_W.verdict_determiners, space=" ")
+    + r"\s+"
+    + alternation(_W.verdict_nouns)
+    + r"\b",
     re.I,
 )
 _IDEOLOGY = {k: re.compile(r"\b" + _alt(v) + r"\b", re.I) for k, v in VOCAB.stance.ideology.items()}
@@ -36,16 +29,23 @@ _ANALOGY = re.compile(r"\b" + _alt(VOCAB.stance.analogy_cues) + r"\b", re.I)
 _ENTITY = re.compile(r"\b" + _alt(VOCAB.stance.entity_cues) + r"\b", re.I)
 _PLACE = _alt(VOCAB.places.places)
 _LOCATION = re.compile(
-    r"\b(?:happened|happening|took place|taking place|based|located|set|reported|occurr(?:ed|ing)|"
-    r"from|in|about)\s+(?:the\s+)?" + _PLACE + r"\b"
+    r"\b" + alternation(_W.location_verbs, space=" ") + r"\s+(?:the\s+)?" + _PLACE + r"\b"
 )
 _SUBTOPIC = re.compile(
-    r"\b(?:relates|related|relating|relevant|pertaining)\s+to\s+(?!the (?:argument|claim|"
-    r"statement|question|following|story|news|sentence)\b)\S",
+    r"\b"
+    + alternation(_W.subtopic_cues)
+    + r"\s+to\s+(?!the "
+    + alternation(_W.subtopic_not_objects)
+    + r"\b)\S",
     re.I,
 )
 _NEUTRAL_STANCE = re.compile(
-    r"\b(?:relates?|related|relevant)\s+to\s+the\s+(?:argument|claim|statement)\b", re.I
+    r"\b"
+    + alternation(_W.neutral_stance_cues)
+    + r"\s+to\s+the\s+"
+    + alternation(_W.neutral_stance_objects)
+    + r"\b",
+    re.I,
 )
 # imperative / request openers: what precedes the description of the wanted document
 _REQUEST = re.compile(
@@ -57,31 +57,36 @@ _REQUEST = re.compile(
 _DOC_NOUN = re.compile(r"\b" + _alt(VOCAB.requests.doc_nouns) + r"\b", re.I)
 # a pointer from the description to the content that follows ("… similar to the following news")
 _POINTER_TAIL = re.compile(
-    r"(?:\s*,)?\s+(?:and\s+)?(?:is\s+|are\s+)?(?:(?:similar|related|relevant|analogous|close)\s+)?"
+    r"(?:\s*,)?\s+(?:and\s+)?(?:is\s+|are\s+)?(?:" + alternation(_W.pointer_adjectives) + r"\s+)?"
     r"(?:to\s+|with\s+)?the\s+following(?:\s+\w+)?\s*$",
     re.I,
 )
 _TOPIC_TAIL = re.compile(
-    r"\s+(?:on|about|regarding|concerning|for)\s+(?:the\s+)?(?:topic|subject|issue|question|theme)"
-    r"(?:\s+of)?\s*$",
+    r"\s+"
+    + alternation(_W.topic_tail_prepositions)
+    + r"\s+(?:the\s+)?"
+    + alternation(_W.topic_tail_nouns)
+    + r"(?:\s+of)?\s*$",
     re.I,
 )
 _TOPIC_INTRO = re.compile(
-    r"\s+(?:on the (?:topic|subject|issue) of|on the (?:topic|subject|issue)|about|on|regarding|"
-    r"concerning|related to|relating to|discussing|covering)\s+",
+    r"\s+" + alternation(_W.topic_intros, space=" ") + r"\s+",
     re.I,
 )
 _STANCE_PREP = re.compile(
-    r"\s+(?:(?:that|which)\s+(?:supports?|opposes?|refutes?|undermines?|contradicts?|"
-    r"challenges?|criticizes?|criticises?|defends?|favou?rs?|backs?)|against|for|in favou?r of|"
-    r"supporting|opposing|refuting|undermining|contradicting|challenging|defending|favou?ring|"
-    r"critical of|backing)\b",
+    r"\s+(?:(?:that|which)\s+"
+    + alternation(_W.stance_prep_verbs)
+    + r"|"
+    + alternation(_W.stance_preps, space=" ")
+    + r")\b",
     re.I,
 )
 _VIEWPOINT = re.compile(
     r"\bfrom\s+(?:an?\s+|the\s+)?(?P<who>[\w' \-]{2,60}?)(?:'s)?\s+"
-    r"(?:perspective|point of view|viewpoint|standpoint|point-of-view|view|lens|angle)\b"
-    r"|\bfrom the (?:perspective|point of view|viewpoint|standpoint) of\s+(?P<who2>[\w' \-]{2,60}?)"
+    + alternation(_W.viewpoint_nouns, space=" ")
+    + r"\b|\bfrom the "
+    + alternation(_W.viewpoint_of_nouns, space=" ")
+    + r" of\s+(?P<who2>[\w' \-]{2,60}?)"
     r"(?=[,.;:?!]|$|\s+(?:on|about|regarding|and|but)\b)",
     re.I,
 )
@@ -93,16 +98,13 @@ _FACET_CON = re.compile(
     r"\b(?:what are\s+)?(?:the\s+)?" + _alt(VOCAB.stance.con_facet_phrases) + r"\s+(?:of|to)?\b",
     re.I,
 )
-_BOTH_FACETS = re.compile(
-    r"\b(?:pros and cons|advantages and disadvantages|benefits and (?:risks|drawbacks|harms)|"
-    r"arguments for and against|for and against|both sides)\b",
-    re.I,
-)
+_BOTH_FACETS = re.compile(r"\b" + alternation(_W.both_sides, space=" ") + r"\b", re.I)
 _EVIDENCE_STANCE = re.compile(
-    r"\b(?P<noun>evidence|arguments?|reasons?|studies|research|the case|a case|sources?|claims?|"
-    r"data|points?|facts?|articles?|opinions?)\s+(?P<cue>against|for|in favou?r of|supporting|"
-    r"opposing|refuting|undermining|contradicting|challenging|critical of|that (?:supports?|"
-    r"opposes?|refutes?|undermines?|contradicts?|challenges?|shows?|proves?|disproves?))\b",
+    r"\b(?P<noun>"
+    + alternation(_W.evidence_nouns, space=" ")
+    + r")\s+(?P<cue>"
+    + alternation(_W.evidence_cues, space=" ")
+    + r")\b",
     re.I,
 )
 
@@ -250,8 +252,11 @@ def _find_inline(q: str) -> list[QueryPerspective]:
                 )
     for value, pat in _IDEOLOGY.items():
         for m in re.finditer(
-            r"\b(?:from|by|in)\s+(?:the\s+|a\s+|an\s+)?" + pat.pattern + r"(?:\s+(?:media|outlets?|"
-            r"sources?|press|news|perspective|side|wing))?\b",
+            r"\b(?:from|by|in)\s+(?:the\s+|a\s+|an\s+)?"
+            + pat.pattern
+            + r"(?:\s+"
+            + alternation(_W.ideology_tails)
+            + r")?\b",
             q,
             re.I,
         ):

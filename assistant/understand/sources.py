@@ -12,8 +12,10 @@ from assistant.understand.values import (
     SOURCE_ADJECTIVES,
     language_code,
 )
-from assistant.understand.vocab import VOCAB
+from assistant.understand.vocab import VOCAB, alternation
 
+# the question cues of this module (words/questions.yaml), each list read here once
+_W = VOCAB.questions.sources
 _SOURCE_NOUNS = _alt(VOCAB.values.source_nouns)
 
 
@@ -21,7 +23,7 @@ _DOMAIN_KINDS = dict(VOCAB.values.domain_kinds)
 
 
 def _source_value(text: str) -> str:
-    t = re.sub(r"^(?:the|a|an|any|some)\s+", "", text.strip(), flags=re.I)
+    t = re.sub(r"^" + alternation(_W.value_determiners) + r"\s+", "", text.strip(), flags=re.I)
     t = re.sub(r"\s+" + _SOURCE_NOUNS + r"$", "", t, flags=re.I).strip()
     t = re.sub(r"(?<=\w)['’]s?$", "", t)  # a possessive: "a lobby group's (website)"
     if t.lower() in _DOMAIN_KINDS:
@@ -32,8 +34,7 @@ def _source_value(text: str) -> str:
 def _sources(q: str, add: Any) -> None:
     """Source: "not from X sources", "from X sites", domains, "according to X"."""
     for m in re.finditer(
-        r"\b(?P<neg>not\s+from|except\s+from|but not from|excluding|other than|apart from|"
-        r"not\s+(?:published\s+)?(?:by|on|in))\s+",
+        r"\b(?P<neg>" + alternation(_W.exclusions, _W.exclusion_patterns, space=" ") + r")\s+",
         q,
         re.I,
     ):
@@ -53,24 +54,16 @@ def _sources(q: str, add: Any) -> None:
         q,
         re.I,
     ):
-        if re.search(
-            r"\b(?:not|nothing|no|never|without|skip(?:ping)?|exclud(?:e|ing)|ignor(?:e|ing)|"
-            r"avoid(?:ing)?|except|leav(?:e|ing) out)\s+(?:(?:anything|any|stuff|results|articles|"
-            r"content)\s+)?$|\b(?:not|nothing|no|never|without|skip|exclude|ignore|avoid|except)\s*$"
-            r"|\b(?:don'?t|do not|doesn'?t|does not)\s+(?:want|need|like)\s+(?:me\s+)?"
-            r"(?:(?:any|anything|the|stuff|results|articles|content|documents|sources|things)\s+)"
-            r"{0,3}$",
-            q[: m.start()],
-            re.I,
-        ):
+        if _NEGATED_FROM.search(q[: m.start()]):
             continue  # "nothing from blogs" is the negated form, read below
         for v in _split_values(m.group("what")):
             value = _source_value(v)
-            if value and value.lower() not in ("the", "other", "any", "some"):
+            if value and value.lower() not in _W.not_values:
                 only = m.group(0).lower().startswith("only")
                 add("source", value, _trim(q, m.start(), m.end()), hard=only)
     for m in re.finditer(
-        r"\b(?P<neg>not\s+from\s+|except\s+|excluding\s+)?(?:from\s+|on\s+|site:)?(?P<d>[\w\-]+\.(?:com|org|net|gov|edu|io|co\.uk|ac\.uk|news|info))\b",
+        r"\b(?P<neg>not\s+from\s+|except\s+|excluding\s+)?(?:from\s+|on\s+|site:)?"
+        r"(?P<d>[\w\-]+\." + alternation(_W.domain_endings) + r")\b",
         q,
         re.I,
     ):
@@ -81,7 +74,7 @@ def _sources(q: str, add: Any) -> None:
             negated=bool(m.group("neg")),
         )
     for m in re.finditer(
-        r"\b(?:according to|published by|written by)\s+"
+        r"\b" + alternation(_W.attributions, space=" ") + r"\s+"
         r"(?P<who>[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,4})",
         q,
     ):
@@ -89,6 +82,27 @@ def _sources(q: str, add: Any) -> None:
 
 
 _NOT_SOURCES = frozenset(VOCAB.values.not_sources)
+# "nothing from blogs", "I don't want results from blogs": a negation before "from"
+_NEGATED_FROM = re.compile(
+    r"\b"
+    + alternation(_W.negated_from, space=" ")
+    + r"\s+(?:"
+    + alternation(_W.negated_from_objects)
+    + r"\s+)?$|\b"
+    + alternation(_W.negated_from_ends)
+    + r"\s*$|\b"
+    + alternation(_W.unwanted_negations, space=" ")
+    + r"\s+"
+    + alternation(_W.unwanted_verbs)
+    + r"\s+(?:me\s+)?(?:"
+    + alternation(_W.unwanted_objects)
+    + r"\s+){0,3}$",
+    re.I,
+)
+# the end of an excluded source: courtesy, then the kind of item ("no Reddit posts please")
+_COURTESY_END = alternation(_W.courtesy_ends, space=" ")
+_ITEM_END = alternation(_W.item_ends)
+_NOT_ONLY_VALUE = alternation(_W.not_only_values, _W.not_only_value_patterns, space=" ")
 
 
 _SOURCE_WORD = re.compile(r"^(?:" + _SOURCE_NOUNS + r")$", re.I)
@@ -120,12 +134,12 @@ def _source_values(text: str, *, explicit: bool) -> list[str]:
     out = []
     for v in _split_values(text):
         v = re.sub(
-            r"^(?:the|a|an|any|anything|stuff|results|articles|content)\s+(?:from\s+)?",
+            r"^" + alternation(_W.value_leads) + r"\s+(?:from\s+)?",
             "",
             v,
             flags=re.I,
         ).strip()
-        v = re.sub(r"\s+(?:only|please)$", "", v, flags=re.I).strip()
+        v = re.sub(r"\s+" + alternation(_W.value_ends) + r"$", "", v, flags=re.I).strip()
         if not v or len(v.split()) > 4:
             continue
         low = v.lower()
@@ -142,18 +156,17 @@ def _more_sources(q: str, add: Any) -> None:
     """ "no Reddit", "exclude anything from Fox News or CNN", "only from X", "X only",
     "use government sources", "only TripAdvisor reviews"."""
     for m in re.finditer(
-        r"\b(?:no|exclude|excluding|leave out|leaving out|skip|skipping|avoid|avoiding|ignore|"
-        r"ignoring|nothing|nada de|nada|sin|sans|"
-        r"pas de|keine|niente|geen|(?:don'?t|do not) want(?:\s+(?:the|any))?"
-        r"(?:\s+(?:documents|articles|sources|results|stuff|things))?)\s+"
-        r"(?:anything\s+|any\s+|results\s+|articles\s+|"
-        r"content\s+|stuff\s+)?(?:from\s+|on\s+)?(?:the\s+)?",
+        r"\b"
+        + alternation(_W.more_exclusions, _W.more_exclusion_patterns, space=" ")
+        + r"\s+(?:"
+        + alternation(_W.more_exclusion_objects)
+        + r"\s+)?(?:from\s+|on\s+)?(?:the\s+)?",
         q,
         re.I,
     ):
         span = _scope(q, m.end(), 50)
-        text = re.sub(r"\s+(?:please|pls|thanks|thank you)$", "", _span_text(q, span), flags=re.I)
-        text = re.sub(r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$", "", text)
+        text = re.sub(r"\s+" + _COURTESY_END + r"$", "", _span_text(q, span), flags=re.I)
+        text = re.sub(r"\s+" + _ITEM_END + r"$", "", text)
         bare_no = m.group(0).lower().startswith("no ")
         if (
             bare_no
@@ -172,7 +185,7 @@ def _more_sources(q: str, add: Any) -> None:
             or p.lower() in VOCAB.values.source_sites
             for p in _split_values(
                 re.sub(
-                    r"\s+(?:posts?|articles?|videos?|content|pages?|results?)$",
+                    r"\s+" + _ITEM_END + r"$",
                     "",
                     re.sub(r"^(?:anything\s+|any\s+)?(?:from|on)\s+", "", text, flags=re.I),
                     flags=re.I,
@@ -182,30 +195,29 @@ def _more_sources(q: str, add: Any) -> None:
             for v in values:
                 add("source", v, (m.start(), span[1]), negated=True)
     for m in re.finditer(
-        r"\b(?:(?:only|just|exclusively)\s+(?:from\s+|use\s+)?(?P<a>[\w&.\-]+(?:\s+[\w&.\-]+){0,2}?)"
-        r"(?=\s+(?:" + _SOURCE_NOUNS + r"|reviews?|articles?|pages?)\b|[,.;?!]|$)"
+        r"\b(?:" + alternation(_W.only_cues) + r"\s+(?:from\s+|use\s+)?"
+        r"(?P<a>[\w&.\-]+(?:\s+[\w&.\-]+){0,2}?)"
+        r"(?=\s+(?:" + _SOURCE_NOUNS + r"|" + alternation(_W.only_followers) + r")\b|[,.;?!]|$)"
         r"|(?:from|use|using)\s+(?P<b>[\w&.\-]+(?:\s+[\w&.\-]+){0,2}?)\s+(?:"
         + _SOURCE_NOUNS
         + r"\s+)?only\b"
         r"|(?P<c>[\w&.\-]+(?:\s+[\w&.\-]+){0,1}?)\s+(?:"
         + _SOURCE_NOUNS
-        + r"|articles?|reviews?|pages?|posts?|videos?|coverage)\s+only\b"
+        + r"|"
+        + alternation(_W.only_nouns)
+        + r")\s+only\b"
         r"|\buse\s+(?P<d>[\w&.\-]+(?:\s+[\w&.\-]+){0,1}?)\s+(?:" + _SOURCE_NOUNS + r")\b)",
         q,
         re.I,
     ):
         text = next(g for g in m.group("a", "b", "c", "d") if g)
-        if re.fullmatch(
-            r"(?:documents?|articles?|pages?|sources?|results?|the|a|an|short|long|"
-            r"in|from|one|two|\d+|use|using|include|including|show|find|give|want|need|read|get|"
-            r"see|have|in[- ]depth|detailed|longer|shorter|lengthy|brief)",
-            text,
-            re.I,
-        ):
+        if re.fullmatch(_NOT_ONLY_VALUE, text, re.I):
             continue
         followed = (
             re.match(
-                r"\s+(?:" + _SOURCE_NOUNS + r"|reviews?|articles?|pages?)\b", q[m.end("a") :], re.I
+                r"\s+(?:" + _SOURCE_NOUNS + r"|" + alternation(_W.only_followers) + r")\b",
+                q[m.end("a") :],
+                re.I,
             )
             if m.group("a")
             else None
@@ -213,7 +225,7 @@ def _more_sources(q: str, add: Any) -> None:
         explicit = m.group("a") is None or followed is not None
         for v in _source_values(text, explicit=explicit):
             v = v.rstrip(".")
-            if v in ("short", "long", "recent", "english") or language_code(v):
+            if v in _W.not_only_words or language_code(v):
                 continue  # "Only Spanish.": a language, read as one
             add("source", v, _trim(q, m.start(), m.end()))
 
@@ -232,22 +244,15 @@ def _named_sources(q: str, add: Any) -> None:
             continue  # a place or a language, not a source
         for v in values:
             add("source", v.lower(), _trim(q, m.start(), m.end()))
-    adj = _alt(
-        (
-            *SOURCE_ADJECTIVES,
-            "wissenschaftlichen",
-            "científicas",
-            "científicos",
-            "scientifiques",
-            "scientifiche",
-            "scientifici",
-            "académicas",
-            "akademischen",
-        )
-    )
+    adj = _alt((*SOURCE_ADJECTIVES, *_W.adjective_forms))
     for m in re.finditer(
-        r"\b(?P<a>" + adj + r")\s+(?:" + _SOURCE_NOUNS + r"|research|studies|literature|"
-        r"fachzeitschriften|revistas|revues|riviste|zeitschriften|fuentes|quellen|fonti)\b",
+        r"\b(?P<a>"
+        + adj
+        + r")\s+(?:"
+        + _SOURCE_NOUNS
+        + r"|"
+        + alternation(_W.research_nouns)
+        + r")\b",
         q,
         re.I,
     ):
@@ -256,8 +261,11 @@ def _named_sources(q: str, add: Any) -> None:
         # "from academic sources" re-weights; "only official sources" filters, as "only
         # blogs" does above
         only = re.search(
-            r"\b(?:only|just|solely|exclusively|nothing but)\s+(?:(?:use|show|include|cite|"
-            r"give me|want)\s+)?$",
+            r"\b"
+            + alternation(_W.only_kind_cues, space=" ")
+            + r"\s+(?:"
+            + alternation(_W.only_kind_verbs, space=" ")
+            + r"\s+)?$",
             q[: m.start()],
             re.I,
         )

@@ -24,6 +24,7 @@ from typing import Annotated, Any
 import yaml
 from pydantic import AfterValidator, ValidationError, model_validator
 
+from assistant.understand.vocab_questions import Questions
 from assistant.understand.vocab_references import References
 from assistant.understand.vocab_side_turns import SideTurns
 
@@ -55,6 +56,7 @@ FILES = (
     "grammar",
     "people",
     "places",
+    "questions",
     "references",
     "requests",
     "side_turns",
@@ -69,7 +71,7 @@ FILES = (
 #: the spelling repair (:func:`assistant.understand.spelling.key_words`), as they were not
 #: while they were written in the regexes: reading them would repair slips towards 90
 #: more words ("mnetion" -> "mention"), a change of behaviour to measure on its own
-REGEX_FILES = ("constraints", "frames", "references", "side_turns", "wrappers")
+REGEX_FILES = ("constraints", "frames", "questions", "references", "side_turns", "wrappers")
 
 
 class VocabularyError(ValueError):
@@ -520,6 +522,7 @@ class Vocabulary(_File):
     grammar: Grammar
     people: People
     places: Places
+    questions: Questions
     references: References
     requests: Requests
     side_turns: SideTurns
