@@ -46,13 +46,14 @@ bench: $(DEMO)
 SHARED ?= ../shared/data
 STANCE_CAPS := ibm_argq30k=800,ukp_sentential=600,sick=150,vast=1200,iam=600,perspectrum=800,ibm_claim_stance=400,arct=500
 stance-model: $(STAMP)
-	# five steps: E2, 2 epochs on the one-sentence sources; E3, 1 more epoch at a third
+	# six steps: E2, 2 epochs on the one-sentence sources; E3, 1 more epoch at a third
 	# of the learning rate; round 10, 2 epochs on paragraphs (ArguAna, debatewise, ProCon,
 	# the written corpus) with the sentence sources capped, 384 tokens, from E3; each
 	# run keeps the epoch its dev split scores best; round 11, one more epoch at half
 	# the learning rate (docs/STANCE_MODEL.md, "Round 11"); rounds 10 and 11 read the
 	# written corpus of writers w1-w6 only; round 12, one more epoch on the paragraph
-	# sources with all twelve writers ("Round 12")
+	# sources with all twelve writers ("Round 12"); round 13, one more epoch with round 11's
+	# mix of sources and all twelve writers ("Round 13")
 	mkdir -p $(VENV)/stance-work/written-r10
 	cp tests/data/stance_corpus/dev.jsonl $(VENV)/stance-work/written-r10/
 	$(BIN)/python -c "import json,sys; [sys.stdout.write(l) for l in open('tests/data/stance_corpus/train.jsonl') if json.loads(l)['writer'] in {'w1','w2','w3','w4','w5','w6'}]" > $(VENV)/stance-work/written-r10/train.jsonl
@@ -79,6 +80,11 @@ stance-model: $(STAMP)
 		--written tests/data/stance_corpus --sources arguana,debatewise,procon \
 		--caps arguana=2500 --max-len 384 \
 		--init $(VENV)/stance-work/stance-r11.safetensors --epochs 1 --lr 1.5e-5 \
+		--out $(VENV)/stance-work/stance-r12.safetensors
+	$(BIN)/sphere train stance --data-dir $(SHARED)/stance \
+		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
+		--written tests/data/stance_corpus --caps $(STANCE_CAPS) --max-len 384 \
+		--init $(VENV)/stance-work/stance-r12.safetensors --epochs 1 --lr 1.5e-5 \
 		--out assistant/stance/weights/stance-minilm.safetensors
 
 # retrain the shipped follow-up turn reader on the development dialogues (docs/TURN_READER.md;
