@@ -28,7 +28,7 @@ PerSphere's own claims and for training pairs, never for a plan.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from assistant.models import Intent
 from assistant.understand.claim_words import words
@@ -58,6 +58,7 @@ from assistant.understand.phrases import (
 )
 from assistant.understand.polarity import opposed
 from assistant.understand.text import leading_clause
+from assistant.understand.text import phrase_at_start as _phrase_at_start
 
 Claims = tuple[str, str]
 
@@ -168,15 +169,6 @@ def _repair_opening(t: str) -> str:
     aux = words().auxiliaries
     near = [a for a in (*aux.be, *aux.do, *aux.have, *aux.modal) if len(a) >= 4 and _edit1(w, a)]
     return f"{near[0]} {rest}" if len(near) == 1 else t
-
-
-def _phrase_at_start(t: str, phrases: Sequence[str]) -> str | None:
-    """The longest of ``phrases`` that opens ``t`` as whole words."""
-    low = t.lower()
-    for p in sorted(phrases, key=len, reverse=True):
-        if low.startswith(p) and (len(low) == len(p) or not low[len(p)].isalnum()):
-            return p
-    return None
 
 
 def _without_lead_in(t: str) -> str:

@@ -16,16 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.understand.claim_words import words
-from assistant.understand.declarative import negate
+from assistant.understand.declarative import _root, negate
 from assistant.understand.parse import parse
 
 # dependencies that open a clause of its own below the main verb: a negative word under
 # one of them ("If you have done nothing wrong", "people who never vote") is not the claim's
 _SUBORDINATE = frozenset({"advcl", "relcl", "acl", "ccomp", "csubj", "csubjpass", "pcomp"})
-
-
-def _root(doc: Any) -> Any:
-    return next((t for t in doc if t.dep_ == "ROOT"), None)
 
 
 def _nots(root: Any) -> int:

@@ -87,17 +87,21 @@ def _split_values(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+def phrase_at_start(t: str, phrases: Iterable[str]) -> str | None:
+    """The longest of ``phrases`` that opens ``t`` as whole words."""
+    low = t.lower()
+    for p in sorted(phrases, key=len, reverse=True):
+        if low.startswith(p) and (len(low) == len(p) or not low[len(p)].isalnum()):
+            return p
+    return None
+
+
 def leading_clause(q: str) -> tuple[str, str] | None:
     """A yes/no question set behind a clause: (the clause, the question after it) for
     "If a drug is legal, should it be advertised?" (a subordinator of ``clause_openers``
     opens it, and the first comma followed by an auxiliary ends it); else None."""
     claims = VOCAB.claims
-    low = q.lower()
-    opens = any(
-        low.startswith(p) and len(low) > len(p) and not low[len(p)].isalnum()
-        for p in claims.clause_openers
-    )
-    if not opens:
+    if phrase_at_start(q, claims.clause_openers) is None:
         return None
     for comma in re.finditer(r",\s*", q):
         rest = q[comma.end() :].split()
