@@ -584,3 +584,41 @@ def test_a_claim_that_says_no_is_opposed_without_a_double_negative(
     pro, con = parse_rules(question).claims
     assert con == opposite
     assert " not not " not in pro + con and "not have nothing" not in con
+
+
+@pytest.mark.parametrize(
+    ("question", "claims"),
+    [
+        # B ends where the words about the question begin
+        (
+            "homeschooling vs traditional school - what does each side say",
+            ("Homeschooling is better.", "Traditional school is better."),
+        ),
+        (
+            "Remote work vs office work: pros and cons?",
+            ("Remote work is better.", "Office work is better."),
+        ),
+        # B's head is shared only with an A that modifies it as B's first word does
+        (
+            "Public vs private schools",
+            ("Public schools are better.", "Private schools are better."),
+        ),
+        ("Electric vs petrol cars", ("Electric cars are better.", "Petrol cars are better.")),
+        # a wh-phrase cue ("What harm") leaves a question's remnant: its subject is the topic
+        (
+            "What harm can homeopathy do?",
+            ("Homeopathy is beneficial overall.", "Homeopathy is harmful overall."),
+        ),
+        # "whats" is a wh-word as typed
+        (
+            "whats the best argument for keeping the monarchy",
+            (
+                "Keeping the monarchy is beneficial overall.",
+                "Keeping the monarchy is harmful overall.",
+            ),
+        ),
+    ],
+)
+def test_claims_of_comparisons_and_wh_phrase_cues(question: str, claims: tuple[str, str]) -> None:
+    assert parse_rules(question).claims == claims
+    assert all(c.ok for c in check_claims(question, claims))

@@ -194,11 +194,24 @@ def _versus(t: str) -> Claims | None:
         return None
     a, b = m.group("a").strip(), m.group("b").strip(" ,")
     a = re.split(r"\s*:\s*|\s[-–—]\s", a)[-1]  # "Battle of the consoles: Xbox vs. …"
+    if not m.group("p"):
+        # "homeschooling vs traditional school - what does each side say": B ends where
+        # the words about the question begin
+        b = _TOPIC_END.split(b, maxsplit=1)[0].strip() or b
     pred = (m.group("p") or "better").strip()
-    if len(a.split()) == 1 and len(b.split()) > 1 and not m.group("p"):
+    if len(a.split()) == 1 and len(b.split()) > 1 and not m.group("p") and _modifier(a, b):
         # "Breast vs. Bottle feeding": the words after B's first belong to both
         a = a + " " + " ".join(b.split()[1:])
     return sentence(f"{a} {be_for(a)} {pred}"), sentence(f"{b} {be_for(b)} {pred}")
+
+
+def _modifier(a: str, b: str) -> bool:
+    """A alone modifies B's head as B's first word does ("Public vs private schools",
+    "Breast vs. Bottle feeding"), by the parse of "A vs B"; "homeschooling vs
+    traditional school" and "iPhone vs Android phones" name two things."""
+    doc = parse(f"{a} vs {b}")
+    first = doc[0]
+    return first.pos_ == "ADJ" or first.dep_ in ("amod", "nmod", "compound")
 
 
 def _which(t: str) -> Claims | None:

@@ -186,6 +186,15 @@ def _cue_topic(q: str, span: tuple[int, int], con_spans: list[tuple[int, int]]) 
     nuclear power?") loses the question mark the sentence ended with, so the claims are
     made of a noun phrase ("Nuclear power is harmful overall.")."""
     topic = _root_text(q, span, [], con_spans, False)
+    before = _words(q[: span[0]])
+    if _AUX_START.match(topic) and len(before) >= 2 and _is_wh(q):
+        # "What harm can homeopathy do?": the cue took a wh-phrase (a wh-word and its
+        # noun), and what is left ("can homeopathy do") is a question's remnant whose
+        # subject is the topic ("Why do brexiteers think …" has no such phrase)
+        subject = subject_of(q[span[0] :])
+        if subject:
+            at = topic.lower().find(subject.lower())
+            return topic[at : at + len(subject)] if at >= 0 else subject
     if topic.endswith("?") and not _is_wh(topic) and not _AUX_START.match(topic):
         topic = topic.rstrip(" ?")
     return topic
