@@ -153,3 +153,68 @@ def test_a_one_epoch_run_scores_dev_once_and_records_it(tmp_path: Path) -> None:
     [entry] = card["history"]
     assert entry["epoch"] == 1 and entry["score"] == card["dev"]["score"]
     assert done.stderr.count("scoring the dev split") == 1
+
+
+def test_a_soup_averages_trained_artifacts(tmp_path: Path) -> None:
+    """``sphere train stance-soup``: the mean of two artifacts' trained weights, its
+    temperature refitted on the dev split, the ingredients in its card; a soup of one
+    artifact with itself gives back its weights; one ingredient is a clear error."""
+    import torch
+    from safetensors.numpy import load_file
+
+    from assistant.embed import bundled_model_path
+    from assistant.stance.artifact import apply_artifact, read_card
+    from assistant.stance.net import load_base
+
+    data = _data(tmp_path / "data")
+    arts = []
+    for steps in ("2", "4"):
+        run = _train(tmp_path, data, "--max-steps", steps, "--seed", steps)
+        assert run.returncode == 0, run.stderr
+        art = Path(json.loads(run.stdout)["artifact"])
+        kept = tmp_path / f"s{steps}.safetensors"
+        kept.write_bytes(art.read_bytes())
+        kept.with_suffix(".json").write_text(art.with_suffix(".json").read_text())
+        arts.append(kept)
+
+    def soup(*ingredients: Path, out: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-m", "assistant.cli", "train", "stance-soup"]
+        for a in ingredients:
+            cmd += ["--ingredient", str(a)]
+        cmd += ["--data-dir", str(data), "--out", str(tmp_path / out), "--json"]
+        return subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=600)
+
+    done = soup(*arts, out="soup.safetensors")
+    assert done.returncode == 0, done.stderr
+    card = json.loads((tmp_path / "soup.json").read_text())
+    assert [c["sha256"] for c in card["soup"]] == [
+        hashlib.sha256(a.read_bytes()).hexdigest() for a in arts
+    ]
+    assert np.isfinite(card["temperature"]) and card["temperature"] > 0
+
+    def weights(path: Path) -> dict[str, torch.Tensor]:
+        net, _ = load_base(bundled_model_path())
+        apply_artifact(net, path, read_card(path))
+        return net.trained_state()
+
+    a, b, s = (weights(p) for p in (*arts, tmp_path / "soup.safetensors"))
+    head = "head.weight"
+    assert torch.allclose(s[head], (a[head] + b[head]) / 2, atol=1e-6)
+    layer = "encoder.encoder.layer.3.output.dense.weight"
+    # the layers are stored as int8 changes from the base: the mean up to that rounding
+    step = float(np.abs(load_file(str(tmp_path / "soup.safetensors"))[f"{layer}:s"]).max())
+    assert float((s[layer] - (a[layer] + b[layer]) / 2).abs().max()) <= step
+    assert not torch.equal(a[head], b[head])
+
+    same = soup(arts[0], arts[0], out="same.safetensors")
+    assert same.returncode == 0, same.stderr
+    stored = load_file(str(arts[0]))
+    again = load_file(str(tmp_path / "same.safetensors"))
+    assert stored.keys() == again.keys()
+    for k in stored:  # W = base + q·s rounds in float32: requantised, q moves by one at most
+        diff = np.abs(stored[k].astype(np.float64) - again[k].astype(np.float64))
+        assert diff.max() <= (1 if k.endswith(":q") else 1e-6 * max(1.0, np.abs(stored[k]).max()))
+
+    one = soup(arts[0], out="one.safetensors")
+    assert one.returncode == 2 and "two or more" in one.stderr
+    assert "Traceback" not in one.stderr

@@ -32,23 +32,29 @@ def _resumable(f: Any) -> Any:
     )(f)
 
 
+def _stance_data(f: Any) -> Any:
+    """--data-dir, --perspectrum and --written: the data a stance model is trained and
+    scored on (the dev splits choose the epoch and fit the temperature)."""
+    f = click.option(
+        "--written",
+        type=click.Path(path_type=Path, file_okay=False),
+        help="the written corpus folder (tests/data/stance_corpus: train.jsonl, dev.jsonl)",
+    )(f)
+    f = click.option(
+        "--perspectrum",
+        type=click.Path(path_type=Path),
+        help="Perspectrum perspectrum_with_answers_v1.0.json (its train split trains, dev chooses)",
+    )(f)
+    return click.option(
+        "--data-dir",
+        required=True,
+        type=click.Path(path_type=Path),
+        help="folder of the shared stance JSONL files (../shared/data/stance)",
+    )(f)
+
+
 @train_group.command("stance")
-@click.option(
-    "--data-dir",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="folder of the shared stance JSONL files (../shared/data/stance)",
-)
-@click.option(
-    "--perspectrum",
-    type=click.Path(path_type=Path),
-    help="Perspectrum perspectrum_with_answers_v1.0.json (its train split trains, dev chooses)",
-)
-@click.option(
-    "--written",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="the written corpus folder (tests/data/stance_corpus: train.jsonl, dev.jsonl)",
-)
+@_stance_data
 @click.option("--sources", help="comma-separated stance sources (default: all eleven)")
 @click.option(
     "--caps",
@@ -248,6 +254,54 @@ _DIALOGUES = click.option(
     help="a development dialogue set (repeat; default: tests/data/conversation_dev*.jsonl "
     "of the source tree). Never a test set.",
 )
+
+
+@train_group.command("stance-soup")
+@click.option(
+    "--ingredient",
+    "ingredients",
+    multiple=True,
+    required=True,
+    type=click.Path(path_type=Path),
+    help="a trained stance artifact (.safetensors); give two or more",
+)
+@_stance_data
+@click.option(
+    "--out", required=True, type=click.Path(path_type=Path), help="the soup (.safetensors)"
+)
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+def train_stance_soup_command(
+    ingredients: tuple[Path, ...],
+    data_dir: Path,
+    perspectrum: Path | None,
+    written: Path | None,
+    out: Path,
+    as_json: bool,
+) -> None:
+    """Average trained stance artifacts into one (a uniform model soup; docs/STANCE_MODEL.md)."""
+    from assistant.embed import bundled_model_path
+    from assistant.stance.soup import soup
+
+    if written is not None and not written.is_dir():
+        raise InputError(f"--written: no folder at {written}")
+    if perspectrum is not None and not perspectrum.is_file():
+        raise InputError(f"Perspectrum file not found: {perspectrum}")
+    result = soup(
+        list(ingredients),
+        stance_dir=data_dir,
+        perspectrum=perspectrum,
+        written=written,
+        base=bundled_model_path(),
+        out=_artifact_target(out),
+        log=lambda msg: click.echo(msg, err=True),
+    )
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(
+        f"wrote {result['artifact']} (dev score {result['score']}, "
+        f"temperature {result['dev']['temperature']}, {result['minutes']} min)"
+    )
 
 
 @train_group.command("turn-kind")

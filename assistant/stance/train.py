@@ -550,24 +550,10 @@ def train(
         _atomic_save(net.trained_state(), state_dir / "best.pt")
         best_epoch = step // max(steps_per_epoch, 1)
     net.load_state_dict(torch.load(state_dir / "best.pt", weights_only=False), strict=False)
-    log(f"scoring the dev split ({sum(len(v) for v in dev.values())} items, float32)")
-    score, by_form = evaluate_dev(
-        net, tok, dev, max_len=cfg.max_len, bf16=False, select=cfg.select_sources
-    )
+    score, by_form, temperature, dev_summary = calibrate(net, tok, dev, cfg, log)
     if not history and step >= steps_per_epoch:  # one epoch: scored once, here
         history.append(_history_entry(best_epoch, step, running, score, by_form, t_start))
         log(f"epoch {best_epoch}: dev score {score:.2f}")
-    logits = np.concatenate([sc.logits for sc in by_form.values()])
-    target = np.concatenate([sc.target for sc in by_form.values()])
-    temperature = fit_temperature(logits, target)
-    calibrated = softmax(logits, temperature)
-    dev_summary = {
-        "score": round(score, 2),
-        **{form: sc.summary() for form, sc in by_form.items()},
-        "temperature": round(temperature, 4),
-        "ece": round(expected_calibration_error(calibrated, target), 4),
-        "items": {form: len(items) for form, items in dev.items()},
-    }
     artifact = None
     if out is not None:
         from assistant.stance.artifact import write_artifact
@@ -595,6 +581,33 @@ def train(
         corpus.hashes,
         corpus.counts(),
     )
+
+
+def calibrate(
+    net: Any,
+    tok: Any,
+    dev: dict[str, list[Item]],
+    cfg: TrainConfig,
+    log: Callable[[str], None] = print,
+) -> tuple[float, dict[str, DevScores], float, dict[str, Any]]:
+    """The final dev pass in float32: (selection score, scores per claim form, the
+    temperature fitted on every dev item's side logits, the card's dev summary)."""
+    log(f"scoring the dev split ({sum(len(v) for v in dev.values())} items, float32)")
+    score, by_form = evaluate_dev(
+        net, tok, dev, max_len=cfg.max_len, bf16=False, select=cfg.select_sources
+    )
+    logits = np.concatenate([sc.logits for sc in by_form.values()])
+    target = np.concatenate([sc.target for sc in by_form.values()])
+    temperature = fit_temperature(logits, target)
+    calibrated = softmax(logits, temperature)
+    dev_summary = {
+        "score": round(score, 2),
+        **{form: sc.summary() for form, sc in by_form.items()},
+        "temperature": round(temperature, 4),
+        "ece": round(expected_calibration_error(calibrated, target), 4),
+        "items": {form: len(items) for form, items in dev.items()},
+    }
+    return score, by_form, temperature, dev_summary
 
 
 def _history_entry(
