@@ -622,3 +622,24 @@ def test_a_claim_that_says_no_is_opposed_without_a_double_negative(
 def test_claims_of_comparisons_and_wh_phrase_cues(question: str, claims: tuple[str, str]) -> None:
     assert parse_rules(question).claims == claims
     assert all(c.ok for c in check_claims(question, claims))
+
+
+@pytest.mark.parametrize(
+    ("question", "claims"),
+    [
+        # a root too short to tell its language takes the question's
+        (
+            "Explain to a teenager why vaping is harmful",
+            ("Vaping is beneficial overall.", "Vaping is harmful overall."),
+        ),
+        (
+            "arguments against banning tiktok",
+            ("Banning tiktok is beneficial overall.", "Banning tiktok is harmful overall."),
+        ),
+        ("Nachteile von Elektroautos", ("Dafür — Elektroautos", "Dagegen — Elektroautos")),
+        ("waarom zijn mensen tegen windmolens", ("Voor — windmolens", "Tegen — windmolens")),
+    ],
+)
+def test_a_short_root_is_in_its_question_s_language(question: str, claims: tuple[str, str]) -> None:
+    assert parse_rules(question).claims == claims
+    assert make_claims("vaping", "one_sided") == ("For — vaping", "Against — vaping")

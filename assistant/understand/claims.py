@@ -101,13 +101,17 @@ def negate_statement(statement: str) -> str | None:
     return " ".join(out.split()) if out else None
 
 
-def make_claims(text: str, intent: Intent) -> Claims:
-    """Two opposing claims for the root text (pro first); ``("", "")`` for a factual one."""
+def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
+    """Two opposing claims for the root text (pro first); ``("", "")`` for a factual one.
+
+    ``question``: the whole question the root text was cut from, whose language counts
+    when the root alone is too short to tell ("vaping", cut from "Explain to a teenager
+    why vaping is harmful")."""
     t = " ".join(text.split())
     if not t or intent == "factual":
         return ("", "")
     t = _asked_sentence(t)
-    language = claim_language(t)
+    language = claim_language(t) or (claim_language(question) if question else "")
     if language != "en":
         return labelled(t, language)
     t = _repair_opening(sentence_case(t))

@@ -112,7 +112,9 @@ def combine(rules: QueryPlan, model_perspective: QueryPerspective | None) -> Que
         plan.question, plan.root_query, plan.perspectives, False
     )
     plan.claims = (
-        make_claims(plan.root_query, plan.intent) if plan.intent != "factual" else ("", "")
+        make_claims(plan.root_query, plan.intent, plan.question)
+        if plan.intent != "factual"
+        else ("", "")
     )
     plan.aspects = find_aspects(plan.question, (0, len(plan.question)), [span])
     plan.source = "rules+llm"

@@ -104,7 +104,7 @@ def parse_rules(question: object) -> QueryPlan:
     if con_spans:
         aspects = _without_instruction_words(aspects)
     named = _named(q, root, perspectives, con_spans, request, root_text)
-    claims = make_claims(named, intent) if intent != "lookup" else ("", "")
+    claims = make_claims(named, intent, q) if intent != "lookup" else ("", "")
     return QueryPlan(
         question=q,
         root_query=root_text,
