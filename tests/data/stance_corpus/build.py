@@ -2,7 +2,7 @@
 
     python tests/data/stance_corpus/build.py --raw /work/corpus --shared ../shared/data \
         --train w1,w2,w3,w4,w5,w6 --dev d1,d2 [--test x1,x2] \
-        [--late-train w7,w8,w9,w10,w11,w12]
+        [--late-train w7,w8,w9,w10,w11,w12] [--late-dev d3,d4]
 
 Each writer's folder holds ``slots.jsonl`` (the shapes, sides, voices, lengths and
 repetition levels asked for), ``topics.jsonl`` (the topics the writer invented, with
@@ -291,6 +291,12 @@ def main(argv: list[str] | None = None) -> int:
         help="writers added to the train split after dev and test were written (round 12):"
         " their topics near a dev or test topic are dropped, so dev and test stay as they were",
     )
+    ap.add_argument(
+        "--late-dev",
+        default="",
+        help="writers of a second dev split written after the others (round 15's second"
+        " brief): written to dev_brief2.jsonl; its topics near any other split's are dropped",
+    )
     ap.add_argument("--out", type=Path, default=HERE)
     args = ap.parse_args(argv)
 
@@ -311,11 +317,15 @@ def main(argv: list[str] | None = None) -> int:
         ("dev", args.dev),
         ("test", args.test),
         ("late", args.late_train),
+        ("dev_brief2", args.late_dev),
     )
     for split, names in passes:
+        if split == "dev_brief2" and not names.strip():
+            continue
         rows: list[dict] = []
         for name in (n.strip() for n in names.split(",") if n.strip()):
-            got, problems = writer_rows(args.raw / name, "train" if split == "late" else split)
+            split_name = {"late": "train", "dev_brief2": "dev"}.get(split, split)
+            got, problems = writer_rows(args.raw / name, split_name)
             rows += got
             stats["problems"] += problems
         by_topic: dict[str, list[dict]] = {}
@@ -346,8 +356,12 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 continue
             if split != "train":
-                # dev and test against train; late train writers against dev and test
-                others = ("dev", "test") if split == "late" else ("train",)
+                # dev and test against train; late train writers against dev and test; the
+                # second dev split against every other
+                others = {
+                    "late": ("dev", "test"),
+                    "dev_brief2": ("train", "late", "dev", "test"),
+                }.get(split, ("train",))
                 near_train = next(
                     (
                         round(jaccard(k, t), 3)
@@ -363,7 +377,10 @@ def main(argv: list[str] | None = None) -> int:
                         {
                             "topic_id": tid,
                             "question": r0["topic"],
-                            "near": "train topic" if split != "late" else "dev or test topic",
+                            "near": {
+                                "late": "dev or test topic",
+                                "dev_brief2": "another split's topic",
+                            }.get(split, "train topic"),
                             "jaccard": near_train,
                         }
                     )
