@@ -57,6 +57,11 @@ stance-model: $(STAMP)
 	mkdir -p $(VENV)/stance-work/written-r10
 	cp tests/data/stance_corpus/dev.jsonl $(VENV)/stance-work/written-r10/
 	$(BIN)/python -c "import json,sys; [sys.stdout.write(l) for l in open('tests/data/stance_corpus/train.jsonl') if json.loads(l)['writer'] in {'w1','w2','w3','w4','w5','w6'}]" > $(VENV)/stance-work/written-r10/train.jsonl
+	# rounds 12 and 13 read the twelve writers of the first brief (w1-w12): the file they
+	# read then, byte for byte (round 15's writers were appended after)
+	mkdir -p $(VENV)/stance-work/written-r12
+	cp tests/data/stance_corpus/dev.jsonl $(VENV)/stance-work/written-r12/
+	$(BIN)/python -c "import json,sys; [sys.stdout.write(l) for l in open('tests/data/stance_corpus/train.jsonl') if json.loads(l)['writer'] in {f'w{i}' for i in range(1, 13)}]" > $(VENV)/stance-work/written-r12/train.jsonl
 	$(BIN)/sphere train stance --data-dir $(SHARED)/stance \
 		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
 		--sources ibm_argq30k,ibm_claim_stance,ibm_kpa2021,ukp_sentential,iam,vast,arct,sick \
@@ -77,13 +82,13 @@ stance-model: $(STAMP)
 		--init $(VENV)/stance-work/stance-r10.safetensors --epochs 1 --lr 1.5e-5 \
 		--out $(VENV)/stance-work/stance-r11.safetensors
 	$(BIN)/sphere train stance --data-dir $(SHARED)/stance \
-		--written tests/data/stance_corpus --sources arguana,debatewise,procon \
+		--written $(VENV)/stance-work/written-r12 --sources arguana,debatewise,procon \
 		--caps arguana=2500 --max-len 384 \
 		--init $(VENV)/stance-work/stance-r11.safetensors --epochs 1 --lr 1.5e-5 \
 		--out $(VENV)/stance-work/stance-r12.safetensors
 	$(BIN)/sphere train stance --data-dir $(SHARED)/stance \
 		--perspectrum $(SHARED)/perspectrum/perspectrum_with_answers_v1.0.json \
-		--written tests/data/stance_corpus --caps $(STANCE_CAPS) --max-len 384 \
+		--written $(VENV)/stance-work/written-r12 --caps $(STANCE_CAPS) --max-len 384 \
 		--init $(VENV)/stance-work/stance-r12.safetensors --epochs 1 --lr 1.5e-5 \
 		--out assistant/stance/weights/stance-minilm.safetensors
 
