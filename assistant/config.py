@@ -106,11 +106,24 @@ class RetrievalSettings(_Section):
     aspect_aggregator: Literal["amean", "gmean", "hmean", "min", "borda", "round_robin"] = "amean"
 
 
+#: a summarized document is off-topic (not cited) when its best sentence's cosine with the
+#: question is below this share of the best document's (HierSphere's relevance gate,
+#: :func:`assistant.summarize.hiersphere.prepare`); docs/RETRIEVAL.md, "Relevance gate"
+SUMMARY_RELEVANCE_RATIO = 0.5
+
+
 class SummarySettings(_Section):
     documents: int = Field(20, ge=1, le=200, description="documents summarized")
     groups: int = Field(4, ge=1, le=50, description="local summarizers (HierSphere)")
     path: Literal["auto", "deterministic", "model"] = "auto"
     max_perspectives: int = Field(4, ge=1, le=20, description="per claim")
+    relevance_ratio: float = Field(
+        SUMMARY_RELEVANCE_RATIO,
+        ge=0.0,
+        le=1.0,
+        description="a document whose best sentence's cosine with the question is below this "
+        "share of the best document's is off-topic and not cited",
+    )
 
 
 #: a document goes under a claim only at this probability or more: the value that placed

@@ -552,6 +552,7 @@ class Pipeline:
             groups=s.groups,
             documents=s.documents,
             max_perspectives=s.max_perspectives,
+            relevance_ratio=s.relevance_ratio,
             stance_min_confidence=self.settings.stance.min_confidence,
             path="model"
             if summary_path(self.settings, self.backend is not None, self.capable) == "model"

@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from assistant.config import STANCE_MIN_CONFIDENCE
+from assistant.config import STANCE_MIN_CONFIDENCE, SUMMARY_RELEVANCE_RATIO
 from assistant.errors import CancelledError, SphereError
 from assistant.models import (
     ClaimSummary,
@@ -98,7 +98,7 @@ class SummaryOptions:
     # a document is off-topic (not summarized) when its best sentence's cosine with
     # the question is below max(floor, ratio × the best document's)
     relevance_floor: float = 0.2
-    relevance_ratio: float = 0.5
+    relevance_ratio: float = SUMMARY_RELEVANCE_RATIO
     # with a stance model: a document goes under a claim only when the model's
     # probability for it reaches this; below, it takes no side and is not cited
     stance_min_confidence: float = STANCE_MIN_CONFIDENCE
