@@ -493,6 +493,28 @@ def test_deterministic_summary_on_tiny_index(pipeline: Pipeline) -> None:
         assert n_cited[c.side] == len({r.doc_id for p in c.perspectives for r in p.references})
 
 
+def test_the_relevance_ratio_setting_gates_what_is_cited(tiny_index: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    """``summary.relevance_ratio``: a document whose best sentence is below this share of
+    the best document's cosine with the question is off-topic; at 1.0 only the most
+    relevant document can be cited, at the default several are."""
+
+    def cited(ratio: float | None) -> set[str]:
+        settings = Settings(index_dir=tiny_index, default_index="tiny")  # type: ignore[call-arg]
+        settings.llm.use = "never"
+        if ratio is not None:
+            settings.summary.relevance_ratio = ratio
+        p = Pipeline(settings, Index.open(tiny_index, "tiny"), embedder)
+        try:
+            assert p.summary_options().relevance_ratio == settings.summary.relevance_ratio
+            s = p.run(QUESTION).summary
+        finally:
+            p.close()
+        return {r.doc_id for c in s.claims for q in c.perspectives for r in q.references}
+
+    assert len(cited(None)) > 1
+    assert len(cited(1.0)) <= 1
+
+
 def test_verifier_removes_planted_and_foreign_references(pipeline: Pipeline, embedder) -> None:  # type: ignore[no-untyped-def]
     plan = QueryPlan(
         question=QUESTION,
