@@ -47,15 +47,26 @@ def slots(writer: str, n_topics: int, seed: int):
     return out
 
 
-def dress(writer: str, k: int, docs: list, rng: random.Random) -> dict:
+LENGTHS = [110, 140, 170, 200, 230, 260, 300, 340, 380]
+
+
+def dress(
+    writer: str,
+    k: int,
+    docs: list,
+    rng: random.Random,
+    voices: list = VOICES,
+    lengths: list = LENGTHS,
+    repetition: list = REPETITION,
+) -> dict:
     """Topic ``k``'s slots: ``docs`` shuffled, each with its id, voice, length and
-    repetition level drawn."""
+    repetition level drawn (from this round's lists unless a later round passes its own)."""
     rng.shuffle(docs)
     for i, d in enumerate(docs):
         d["slot"] = f"{writer}-t{k + 1:03d}-d{i + 1}"
-        d["voice"] = rng.choice(VOICES)
-        d["words"] = rng.choice([110, 140, 170, 200, 230, 260, 300, 340, 380])
-        d["repetition"] = rng.choice(REPETITION)
+        d["voice"] = rng.choice(voices)
+        d["words"] = rng.choice(lengths)
+        d["repetition"] = rng.choice(repetition)
     return {"topic_id": f"{writer}-t{k + 1:03d}", "docs": docs}
 
 

@@ -10,6 +10,8 @@ import random
 import sys
 from pathlib import Path
 
+import make_slots
+
 VOICES = [
     "remarks made aloud at a public meeting (transcribed)",
     "reply deep in an online comment thread",
@@ -31,14 +33,11 @@ REPETITION = ["high", "medium", "low", "none", "none"]
 SIX = ["anecdote_first", "concession_first", "rebuttal", "hedged_report", "op_ed"]
 
 
+LENGTHS = [120, 150, 180, 210, 240, 270, 300, 340, 380]
+
+
 def dress(writer: str, k: int, docs: list, rng: random.Random) -> dict:
-    rng.shuffle(docs)
-    for i, d in enumerate(docs):
-        d["slot"] = f"{writer}-t{k + 1:03d}-d{i + 1}"
-        d["voice"] = rng.choice(VOICES)
-        d["words"] = rng.choice([120, 150, 180, 210, 240, 270, 300, 340, 380])
-        d["repetition"] = rng.choice(REPETITION)
-    return {"topic_id": f"{writer}-t{k + 1:03d}", "docs": docs}
+    return make_slots.dress(writer, k, docs, rng, VOICES, LENGTHS, REPETITION)
 
 
 def train_slots(writer: str, n: int, seed: int) -> list:
