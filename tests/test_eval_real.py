@@ -110,6 +110,12 @@ def test_match_key_drops_markers_entities_and_spacing() -> None:
     assert match_key('roots." [iii] At a cursory') == match_key('roots." At a cursory')
     assert match_key("rulings[ii], such") == match_key("rulings, such")
     assert match_key("“[i]n the end") != match_key("“n the end")
+    # a superscript ordinal suffix set apart on the page is the same text as one joined
+    assert match_key("since the 19 th or 20 th Centuries") == match_key(
+        "since the 19th or 20th Centuries"
+    )
+    assert match_key("to 162 nd – where") == match_key("to 162nd - where")
+    assert match_key("since the 19th century") != match_key("since the 20th century")
 
 
 def test_gold_sentences_follow_the_documented_rule() -> None:
@@ -200,7 +206,14 @@ def test_reference_counts_name_other_pages_and_copies(gold) -> None:  # type: ig
         "references": 3,
         "other_page": 2,
         "same_motion_page": 1,
+        # cars.html and its copy argue the motion; the copy is cited, and cars.html
+        # itself by the first quote
+        "motion_pages": 2,
+        "motion_pages_cited": 2,
     }
+    only_other = [q("quote", "pro", "x", "uniforms.html")]
+    c = reference_counts(only_other, "cars.html", gold)
+    assert (c["motion_pages"], c["motion_pages_cited"]) == (2, 0)
 
 
 def car_summary(pro: list[SummaryPerspective], con: list[SummaryPerspective]) -> Summary:
@@ -275,7 +288,13 @@ def _agg_row(theme: str, ev: dict, sides: dict, cited: dict, ok: bool, seconds: 
     return {
         "theme": theme,
         "evidence": {**dict.fromkeys(EVIDENCE_KEYS, 0), **ev},
-        "references": {"references": 2, "other_page": 1, "same_motion_page": 0},
+        "references": {
+            "references": 2,
+            "other_page": 1,
+            "same_motion_page": 0,
+            "motion_pages": 3,
+            "motion_pages_cited": 1,
+        },
         "sides": {"scored": 0, "correct": 0, "ambiguous": 0, "intro": 0, **sides},
         "page_cited": cited,
         "claims_check": dict.fromkeys(("declarative", "no_template", "not_repeated", "ok"), ok),
@@ -311,6 +330,7 @@ def test_aggregate_by_hand() -> None:
     assert m["both_claims"] == 0.5 and m["page_cited"] == 1.0
     assert m["claims_ok"] == 0.5
     assert m["references_other_page"] == 2
+    assert m["motion_precision"] == round(2 / 4, 4) and m["motion_recall"] == round(2 / 6, 4)
     assert m["seconds_median"] == 1.0 and m["seconds_p90"] == 3.0
     assert m["meets"]["side_accuracy"] and not m["meets"]["furniture_rate"]
 

@@ -22,8 +22,11 @@ as configured and the stance model on (``stance.model: off`` is read as
   question's page's gold texts (a quote from another page counts too;
   ``references_other_page`` says how many references cite another page,
   ``references_same_motion_page`` how many of those a copy of the page with
-  the same motion; ``not_in_any_gold_rate``: texts in no gold text of the
-  question's page or of the pages they cite, the page furniture proper).
+  the same motion; ``motion_precision``: references citing a page of the
+  question's motion, its own or another, and ``motion_recall``: the share of
+  those pages cited, where a question has several; ``not_in_any_gold_rate``:
+  texts in no gold text of the question's page or of the pages they cite, the
+  page furniture proper).
   Target ≤ 2 %.
 * ``whole_sentences`` — share of them that are whole gold sentences
   (``whole_of_found``: the same over those found in a gold text). Target 100 %.
@@ -356,6 +359,8 @@ def format_report(out: dict[str, Any]) -> str:
         f"(target ≤ 2 %: {ok('furniture_rate')}); references citing another page "
         f"{m['references_other_page']} of {m['references']} "
         f"({m['references_same_motion_page']} a copy with the same motion)",
+        f"question's motion  {pct(m['motion_precision']):>9}  of references cite a page of it; "
+        f"{pct(m['motion_recall'])} of its pages are cited",
         f"whole sentences    {pct(m['whole_sentences']):>9}  ({pct(m['whole_of_found'])} of those "
         f"found in a gold text; target 100 %: {ok('whole_sentences')})",
         f"side accuracy      {pct(m['side_accuracy']):>9}  of {m['side_quotes_scored']} quotes "

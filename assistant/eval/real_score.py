@@ -10,7 +10,8 @@ HTML entities decoded, Unicode NFKC, zero-width characters and soft hyphens
 dropped, curly quotes and dashes made plain, footnote markers dropped (``[3]``,
 ``[iv]`` but not an editor's ``[i]n``, and numbers of one to three digits
 standing alone or glued after a word or a punctuation mark: ``unrest.1``,
-``art 1 is``), whitespace collapsed (no space before ``.,;:!?)]``), lower
+``art 1 is``; an ordinal's suffix set apart, ``19 th``, is joined to its number
+first), whitespace collapsed (no space before ``.,;:!?)]``), lower
 case. Both sides get the same key, so a marker the extractor removes or keeps
 makes no difference.
 
@@ -60,7 +61,13 @@ EVIDENCE_KEYS = (
     "markers",
     "empty",
 )
-REFERENCE_KEYS = ("references", "other_page", "same_motion_page")
+REFERENCE_KEYS = (
+    "references",
+    "other_page",
+    "same_motion_page",
+    "motion_pages",
+    "motion_pages_cited",
+)
 SIDE_KEYS = ("scored", "correct", "ambiguous", "intro")
 CLAIM_CHECKS = ("declarative", "no_template", "not_repeated")
 
@@ -109,6 +116,10 @@ _PLAIN = str.maketrans(
 _BRACKET_MARK = re.compile(r"\[(?:\d{1,3}|[ivxlc]{1,6})\](?![^\W\d_])", re.IGNORECASE)
 # a footnote number glued after a word or a punctuation mark ("unrest.1 Even", "art1 is")
 _GLUED_MARK = re.compile(r"(?<=[^\W\d_]|[.,;:!?'\")\]])\d{1,3}(?=[\s.,;:!?)]|$)")
+# an ordinal whose suffix a page sets apart as a superscript ("the 19 th century",
+# "162 nd"): joined, so that "19th" and "19 th" are the same text and neither
+# loses its number to the marker rules
+_ORDINAL = re.compile(r"(?<![\w.])(\d{1,4})\s+(st|nd|rd|th)\b", re.IGNORECASE)
 # a number of one to three digits standing alone ("art 1 is", "2 Nicholson")
 _LONE_NUMBER = re.compile(r"(?<!\S)\d{1,3}(?=[\s,;:]|$)")
 _SPACES = re.compile(r"[^\S\n]+")
@@ -120,6 +131,7 @@ def clean_text(text: str) -> str:
     """``text`` with the key's normalisation but case and line breaks kept."""
     t = unicodedata.normalize("NFKC", html.unescape(text or "")).translate(_INVISIBLE)
     t = t.translate(_PLAIN)
+    t = _ORDINAL.sub(r"\1\2", t)
     t = _BRACKET_MARK.sub(" ", t)
     t = _GLUED_MARK.sub("", t)
     t = _LONE_NUMBER.sub(" ", t)
@@ -409,18 +421,27 @@ def evidence_counts(
 def reference_counts(
     items: Sequence[Quoted], page: str, gold: dict[str, GoldPage]
 ) -> dict[str, int]:
-    """References citing the question's page, a page with the same motion, or another."""
+    """References citing the question's page, a page with the same motion, or another;
+    ``motion_pages``: the pages whose motion is the question's (its own included), of
+    which ``motion_pages_cited`` are cited at all (the answer's recall of the pages
+    that argue its question, where a question has several)."""
     motion = motion_key(gold[page].motion)
+    own = {name for name, g in gold.items() if motion_key(g.motion) == motion}
     c = dict.fromkeys(REFERENCE_KEYS, 0)
+    cited_own: set[str] = set()
     for it in items:
         if it.kind != "quote":
             continue
         c["references"] += 1
         cited = it.pages[0] if it.pages else ""
+        if cited in own:
+            cited_own.add(cited)
         if cited != page:
             c["other_page"] += 1
-            if cited in gold and motion_key(gold[cited].motion) == motion:
+            if cited in own:
                 c["same_motion_page"] += 1
+    c["motion_pages"] = len(own)
+    c["motion_pages_cited"] = len(cited_own)
     return c
 
 
@@ -526,6 +547,17 @@ def aggregate(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "references": total("references", "references"),
         "references_other_page": total("references", "other_page"),
         "references_same_motion_page": total("references", "same_motion_page"),
+        # references citing a page of the question's motion (its own or another), and the
+        # share of those pages cited: precision and recall where a question has several
+        "motion_precision": _rate(
+            total("references", "references")
+            - total("references", "other_page")
+            + total("references", "same_motion_page"),
+            total("references", "references"),
+        ),
+        "motion_recall": _rate(
+            total("references", "motion_pages_cited"), total("references", "motion_pages")
+        ),
         "side_accuracy": _rate(total("sides", "correct"), total("sides", "scored")),
         "side_quotes_scored": total("sides", "scored"),
         "side_quotes_ambiguous": total("sides", "ambiguous"),
