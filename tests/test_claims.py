@@ -643,3 +643,43 @@ def test_claims_of_comparisons_and_wh_phrase_cues(question: str, claims: tuple[s
 def test_a_short_root_is_in_its_question_s_language(question: str, claims: tuple[str, str]) -> None:
     assert parse_rules(question).claims == claims
     assert make_claims("vaping", "one_sided") == ("For — vaping", "Against — vaping")
+
+
+@pytest.mark.parametrize(
+    ("question", "claims"),
+    [
+        # a question about a view debates the view's clause, not that someone holds it
+        (
+            "why do brexiteers think EU membership was bad for Britain",
+            ("EU membership was bad for Britain.", "EU membership was not bad for Britain."),
+        ),
+        (
+            "Why do critics say nuclear power is too expensive?",
+            ("Nuclear power is too expensive.", "Nuclear power is not too expensive."),
+        ),
+        (
+            "Why do people believe homework is useless?",
+            ("Homework is useless.", "Homework is not useless."),
+        ),
+        (
+            "Did Trump say the election was stolen?",
+            ("The election was stolen.", "The election was not stolen."),
+        ),
+        # not an opinion verb: a question of consensus keeps its holders
+        (
+            "Do experts agree that coffee is healthy?",
+            (
+                "Experts agree that coffee is healthy.",
+                "Experts do not agree that coffee is healthy.",
+            ),
+        ),
+        # an opinion verb without a clause is asked as it is
+        (
+            "Does the public believe in ghosts?",
+            ("The public believes in ghosts.", "The public does not believe in ghosts."),
+        ),
+    ],
+)
+def test_a_question_about_a_view_debates_its_clause(question: str, claims: tuple[str, str]) -> None:
+    assert parse_rules(question).claims == claims
+    assert all(c.ok for c in check_claims(question, claims))

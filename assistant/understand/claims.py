@@ -38,6 +38,7 @@ from assistant.understand.declarative import (
     question_claims,
     sentence,
     subject_of,
+    verb_lemma,
 )
 from assistant.understand.intent import _edit1
 from assistant.understand.language import (
@@ -115,6 +116,14 @@ def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
     if language != "en":
         return labelled(t, language)
     t = _repair_opening(sentence_case(t))
+    if question:
+        # a question about a view ("Why do brexiteers think EU membership was bad for
+        # Britain?") debates the view's clause, which the root text may have lost to the
+        # perspective and the aspects
+        q = _repair_opening(sentence_case(_asked_sentence(" ".join(question.split()))))
+        found = _reported(_without_lead_in(q))
+        if found and found[0] and found[1] and found[0] != found[1]:
+            return opposed(found)
     rules: tuple[Callable[[str], Claims | None], ...] = (
         _leading_clause,
         _versus,
@@ -122,6 +131,7 @@ def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
         _topic_question,
         _topic_alternatives,
         _after_label,
+        _reported,
         _question,
         _why,
         _framed,
@@ -279,6 +289,31 @@ def _after_label(t: str) -> Claims | None:
     if not sep or not rest or len(head.split()) > 8:
         return None
     return question_claims(rest) if words().aux_kind(rest.split()[0]) else None
+
+
+def _reported(t: str) -> Claims | None:
+    """ "Why do critics say nuclear power is too expensive?", "Do you think homework
+    should be banned?": a question about someone's view of a claim debates the claim,
+    the complement clause of its opinion verb (``opinion_verbs``), and its negation."""
+    w = words()
+    first, _, rest = t.partition(" ")
+    q = rest if first.lower() == "why" else t
+    if not q:
+        return None
+    # a question from its auxiliary, or what is left of one once the holders of the view
+    # are taken as its perspective ("say nuclear power is too expensive")
+    if not (w.aux_kind(q.split()[0]) or verb_lemma(q.split()[0]) in w.opinion_verbs):
+        return None
+    doc = parse(q.rstrip("?.! "))
+    root = next((tok for tok in doc if tok.dep_ == "ROOT"), None)
+    if root is None or verb_lemma(root.text) not in w.opinion_verbs:
+        return None
+    clause = next((c for c in root.children if c.dep_ == "ccomp" and c.i > root.i), None)
+    if clause is None:
+        return None
+    tokens = [tok for tok in clause.subtree if not (tok.dep_ == "mark" and tok.head == clause)]
+    span = doc[tokens[0].i : tokens[-1].i + 1].text if tokens else ""
+    return _statement(span) if span else None
 
 
 def _question(t: str) -> Claims | None:

@@ -117,7 +117,7 @@ def _inflect(verb: str, tag: str) -> str:
 
 
 @functools.cache
-def _lemma(verb: str) -> str:
+def verb_lemma(verb: str) -> str:
     # lazy: importing lemminflect takes seconds and only the claims need it
     import lemminflect
 
@@ -597,4 +597,4 @@ def negate(statement: str) -> str | None:
     if not root.text.isalpha() or (root.i > 0 and not doc[root.i - 1].whitespace_):
         return None  # a verb glued to the word before it ("Whats") cannot take "do" apart
     do = {"VBZ": "does", "VBD": "did"}.get(root.tag_, "do")
-    return _replace(doc, {root.i: f"{do} not {_lemma(root.text)}"})
+    return _replace(doc, {root.i: f"{do} not {verb_lemma(root.text)}"})

@@ -476,6 +476,7 @@ class Claims(_File):
     request_verbs: Words
     request_objects: Words
     wh_words: Words
+    opinion_verbs: Words
     statement_leads: Words
     forms: Forms
     labels: Annotated[dict[str, Labels], AfterValidator(_known_labels)]
