@@ -81,17 +81,19 @@ def soup(
             raise InputError(f"--ingredient: no stance artifact at {path}")
         cards.append(read_card(path))
     cfg = config_of(cards[-1])
+    # the dev data first: a wrong --data-dir fails before any network is read
+    corpus = load_corpus(stance_dir, perspectrum if cfg.perspectrum else None, cfg.sources, written)
+    dev = dev_items(corpus, cfg.dev_per_source, cfg.seed)
+    net, tok = load_base(base, cfg.attention)
+    start = {k: v.detach().clone() for k, v in net.trained_state().items()}
     states = []
     for path, card in zip(ingredients, cards, strict=True):
-        net, _ = load_base(base, cfg.attention)
+        net.load_state_dict(start, strict=False)  # each ingredient applied to the base
         apply_artifact(net, path, card)
         states.append({k: v.detach().clone() for k, v in net.trained_state().items()})
         log(f"read {path.name} (run {card.get('run_id', '?')})")
-    net, tok = load_base(base, cfg.attention)
     net.load_state_dict(average_state(states), strict=False)
     net.eval()
-    corpus = load_corpus(stance_dir, perspectrum if cfg.perspectrum else None, cfg.sources, written)
-    dev = dev_items(corpus, cfg.dev_per_source, cfg.seed)
     score, _, temperature, dev_summary = calibrate(net, tok, dev, cfg, log)
     shas = [file_sha256(p) for p in ingredients]
     run_id = "soup-" + hashlib.sha256("".join(shas).encode()).hexdigest()[:12]
