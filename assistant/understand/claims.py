@@ -58,7 +58,7 @@ from assistant.understand.phrases import (
     without_tail_noun,
 )
 from assistant.understand.polarity import opposed
-from assistant.understand.text import leading_clause
+from assistant.understand.text import as_typed, leading_clause
 from assistant.understand.text import phrase_at_start as _phrase_at_start
 
 Claims = tuple[str, str]
@@ -344,9 +344,7 @@ def _wh_subject(t: str) -> Claims | None:
     subject = subject or question_subject(t)  # "What is a four-day week?": the copula's
     if not subject or english_stop_word(subject):
         return None  # "How should we view …": a pronoun is no topic
-    found = t.lower().find(subject.lower())
-    subject = t[found : found + len(subject)] if found >= 0 else subject
-    return _topic_claims(subject, request=False)
+    return _topic_claims(as_typed(t, subject), request=False)
 
 
 def _framed(t: str) -> Claims | None:

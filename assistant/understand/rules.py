@@ -25,7 +25,7 @@ from assistant.understand.intent import (
 )
 from assistant.understand.parse import parse
 from assistant.understand.perspectives import _BOTH_FACETS, _find_inline, _find_request
-from assistant.understand.text import _WORD, _words, check_question, found_content
+from assistant.understand.text import _WORD, _words, as_typed, check_question, found_content
 from assistant.understand.vocab import VOCAB
 
 
@@ -193,8 +193,7 @@ def _cue_topic(q: str, span: tuple[int, int], con_spans: list[tuple[int, int]]) 
         # subject is the topic ("Why do brexiteers think …" has no such phrase)
         subject = subject_of(q[span[0] :])
         if subject:
-            at = topic.lower().find(subject.lower())
-            return topic[at : at + len(subject)] if at >= 0 else subject
+            return as_typed(topic, subject)
     if topic.endswith("?") and not _is_wh(topic) and not _AUX_START.match(topic):
         topic = topic.rstrip(" ?")
     return topic

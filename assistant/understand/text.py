@@ -87,6 +87,14 @@ def _split_values(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+def as_typed(text: str, phrase: str) -> str:
+    """``phrase`` as ``text`` spells it (its case), or ``phrase`` when ``text`` lacks it
+    (a subject the parser gave in lower case: "homeopathy" of "What harm can Homeopathy
+    do?")."""
+    at = text.lower().find(phrase.lower())
+    return text[at : at + len(phrase)] if at >= 0 else phrase
+
+
 def phrase_at_start(t: str, phrases: Iterable[str]) -> str | None:
     """The longest of ``phrases`` that opens ``t`` as whole words."""
     low = t.lower()
