@@ -108,11 +108,11 @@ class RetrievalSettings(_Section):
 
 #: a summarized document is off-topic (not cited) when its best sentence's cosine with the
 #: question is below this share of the best document's (HierSphere's relevance gate,
-#: :func:`assistant.summarize.hiersphere.prepare`). 0.8 won on development pages with one
-#: relevant page per question and lost citation recall where several documents are
-#: relevant; it is an experiment until a development set measures both (docs/RETRIEVAL.md,
-#: "Relevance gate")
-SUMMARY_RELEVANCE_RATIO = 0.5
+#: :func:`assistant.summarize.hiersphere.prepare`). Chosen among 0.4–0.8 by the F1 of
+#: motion precision and recall on development pages where a question has several
+#: relevant documents (ArguAna's debates, one page per argument); 0.8, chosen on pages
+#: with one relevant page each, lost citation recall (docs/RETRIEVAL.md, "Relevance gate")
+SUMMARY_RELEVANCE_RATIO = 0.4
 
 
 class SummarySettings(_Section):
