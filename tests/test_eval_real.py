@@ -573,3 +573,62 @@ def test_end_to_end_on_tiny_pages(tmp_path: Path) -> None:
     again = json.loads(res.output)
     assert again["index"]["reused"] and again["methods"]["sphere"]["questions"] == 1
     assert again["code"]["commit"] == "" or len(again["code"]["commit"]) == 40
+
+
+def test_rescore_scores_a_saved_run_again(gold_dir: Path, tmp_path: Path) -> None:
+    """``sphere eval real --rescore``: the saved answers scored by today's scorer; a row
+    saved before a count existed gets it, and a file that is no saved run is a DataError."""
+    from assistant.eval.real import answer_view, rescore, saved_answer
+
+    refs = [
+        cite("/data/pages/cars.html", "Cars fill city air with fumes."),
+        Reference("/x/uniforms.html", quote="School uniforms cost families money."),
+    ]
+    view = answer_view(
+        car_summary([SummaryPerspective("Cars fill city air with fumes.", refs)], [])
+    )
+
+    def shown(v: list[dict]) -> list:
+        return [
+            (
+                c["side"],
+                c["claim"],
+                [
+                    (p["text"], [(r["page"], r["quote"]) for r in p["references"]])
+                    for p in c["perspectives"]
+                ],
+            )
+            for c in v
+        ]
+
+    assert shown(answer_view(saved_answer(view))) == shown(view)
+    row = {
+        "page": "cars.html",
+        "theme": "transport",
+        "question": QUESTION,
+        "claims": [],
+        "claims_check": {
+            "declarative": True,
+            "no_template": True,
+            "not_repeated": True,
+            "ok": True,
+        },
+        "evidence": {},
+        "references": {"references": 9, "other_page": 9, "same_motion_page": 0},  # stale
+        "sides": {},
+        "page_cited": {"pro": True, "con": False},
+        "answer": view,
+        "seconds": 1.0,
+    }
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps({"benchmark": "real", "rows": [row]}), encoding="utf-8")
+    out = rescore(saved, gold_dir)
+    refs_row = out["rows"][0]["references"]
+    assert (refs_row["references"], refs_row["other_page"]) == (2, 1)
+    assert (refs_row["motion_pages"], refs_row["motion_pages_cited"]) == (2, 1)
+    m = out["methods"]["sphere"]
+    assert m["motion_precision"] == 0.5 and m["motion_recall"] == 0.5
+    assert out["rows"][0]["furniture"] == ["School uniforms cost families money."]
+    (tmp_path / "bad.json").write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(DataError):
+        rescore(tmp_path / "bad.json", gold_dir)

@@ -40,6 +40,10 @@ as configured and the stance model on (``stance.model: off`` is read as
   the load average before and after; one untimed warm-up answer first (a
   question of none of the pages).
 
+``--rescore RUN.json`` scores the answers of a saved ``--json`` run again with
+today's scorer (:func:`rescore`): no index is opened and no question asked, so a
+change of the scoring rules is measured on the same answers.
+
 ``--json`` prints ``{"benchmark": "real", "methods": {"sphere": FIGURES},
 "tasks": {THEME: FIGURES}, "rows": [one per question], "index": …, "code": …,
 "config": …, "machine": …}``.
@@ -53,6 +57,7 @@ import os
 import subprocess
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -218,6 +223,95 @@ def score_answer(
         "page_cited": {s: q.name in cited.get(s, set()) for s in ("pro", "con")},
         "furniture": furniture,
         "answer": answer_view(summary),
+    }
+
+
+@dataclass(frozen=True)
+class _Ref:
+    path: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class _Perspective:
+    text: str
+    references: list[_Ref]
+
+
+@dataclass(frozen=True)
+class _Claim:
+    side: str
+    claim: str
+    perspectives: list[_Perspective]
+
+
+@dataclass(frozen=True)
+class _Answer:
+    claims: list[_Claim]
+
+
+def saved_answer(view: list[dict[str, Any]]) -> _Answer:
+    """A summary as :func:`answer_view` saved it, read back by the scorer's attributes."""
+    return _Answer(
+        [
+            _Claim(
+                str(c.get("side", "")),
+                str(c.get("claim", "")),
+                [
+                    _Perspective(
+                        str(p.get("text", "")),
+                        [
+                            _Ref(str(r.get("page", "")), str(r.get("quote", "")))
+                            for r in p.get("references", [])
+                        ],
+                    )
+                    for p in c.get("perspectives", [])
+                ],
+            )
+            for c in view
+        ]
+    )
+
+
+def rescore(saved: str | Path, data: str | Path) -> dict[str, Any]:
+    """A saved ``sphere eval real --json`` run scored again by this scorer, its answers
+    as they were saved (a change of the scorer or of the gold texts needs no new answers).
+    The rows keep their claims, time and intent; a failed row stays as it was."""
+    try:
+        out = json.loads(Path(saved).expanduser().read_text(encoding="utf-8"))
+        rows_in = out["rows"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise DataError(f"{saved}: not a saved `sphere eval real --json` run ({exc})") from None
+    gold = load_gold(Path(data).expanduser())
+    rows: list[dict[str, Any]] = []
+    for r in rows_in:
+        if r.get("page") not in gold:
+            raise DataError(f"{saved}: page {r.get('page')!r} is not in {data}/gold.jsonl")
+        row = dict(r)
+        for group, keys in (
+            ("evidence", EVIDENCE_KEYS),
+            ("references", REFERENCE_KEYS),
+            ("sides", SIDE_KEYS),
+        ):  # a row saved before a count was added has none of it
+            row[group] = {**dict.fromkeys(keys, 0), **dict(r.get(group) or {})}
+        if "answer" in r and not r.get("error"):
+            items = answer_items(saved_answer(r["answer"]))
+            row["evidence"] = evidence_counts(items, r["page"], gold)
+            row["references"] = reference_counts(items, r["page"], gold)
+            row["sides"] = side_counts(items, r["page"], gold)
+            row["furniture"] = [
+                it.text
+                for it in items
+                if match_key(it.text) and not gold[r["page"]].found(match_key(it.text))
+            ]
+        rows.append(row)
+    themes = sorted({r["theme"] for r in rows})
+    return {
+        **out,
+        "methods": {"sphere": aggregate(rows)},
+        "tasks": {t: aggregate([r for r in rows if r["theme"] == t]) for t in themes},
+        "rescored": {"from": str(saved), "code": code_version()},
+        "rows": rows,
     }
 
 
