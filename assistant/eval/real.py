@@ -198,6 +198,11 @@ def answer_view(summary: Any) -> list[dict[str, Any]]:
     ]
 
 
+def furniture_texts(items: Sequence[Any], home: GoldPage) -> list[str]:
+    """The quoted texts not found in the question's page's gold texts."""
+    return [it.text for it in items if match_key(it.text) and not home.found(match_key(it.text))]
+
+
 def score_answer(
     q: RealQuestion,
     summary: Any,
@@ -208,9 +213,7 @@ def score_answer(
     home = gold[q.name]
     claims = [str(getattr(c, "claim", "")) for _side, c in claim_sides(summary)]
     cited = cited_pages(summary)
-    furniture = [
-        it.text for it in items if match_key(it.text) and not home.found(match_key(it.text))
-    ]
+    furniture = furniture_texts(items, home)
     return {
         "page": q.name,
         "theme": home.theme,
@@ -299,11 +302,7 @@ def rescore(saved: str | Path, data: str | Path) -> dict[str, Any]:
             row["evidence"] = evidence_counts(items, r["page"], gold)
             row["references"] = reference_counts(items, r["page"], gold)
             row["sides"] = side_counts(items, r["page"], gold)
-            row["furniture"] = [
-                it.text
-                for it in items
-                if match_key(it.text) and not gold[r["page"]].found(match_key(it.text))
-            ]
+            row["furniture"] = furniture_texts(items, gold[r["page"]])
         rows.append(row)
     themes = sorted({r["theme"] for r in rows})
     return {
