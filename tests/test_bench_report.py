@@ -144,3 +144,47 @@ def test_bench_ask_against_a_reference_index(
     with pytest.raises(SystemExit) as exc:
         main([*args, "--question", " "])
     assert exc.value.code == 2
+
+
+def test_bench_ask_times_no_first_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first answer of a process pays one-off costs (lazy models, first reads):
+    it is run untimed, with the stance model, before the timed pairs, so they do not
+    land in the first timed run (the one without the stance model)."""
+    from assistant import pipeline
+    from assistant.bench.report import run_ask_bench
+
+    calls: list[tuple[str, bool]] = []
+
+    class Stance:
+        seconds = 0.0
+
+        def clear_cache(self) -> None:
+            pass
+
+    class Retriever:
+        stance: object = None
+
+    class Pipe:
+        def __init__(self) -> None:
+            self.stance: object = Stance()
+            self.retriever = Retriever()
+            self._sentence_cache: dict[str, object] = {}
+
+        def run(self, q: str) -> object:
+            calls.append((q, self.stance is not None))
+            return type("R", (), {"timings": {}})()
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(pipeline.Pipeline, "from_settings", classmethod(lambda cls, s, i: Pipe()))
+    out = run_ask_bench(object(), ["Is A good?", "Is B bad?"])
+    assert calls[0] == ("Is A good?", True)  # the untimed first answer
+    assert calls[1:] == [
+        ("Is A good?", False),
+        ("Is A good?", True),
+        ("Is B bad?", False),
+        ("Is B bad?", True),
+    ]
+    assert len(out["runs"]) == len(out["runs_without_stance"]) == 2
+    assert out["warmup_seconds"] >= 0.0
