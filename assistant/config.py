@@ -127,6 +127,13 @@ class SummarySettings(_Section):
         description="a document whose best sentence's cosine with the question is below this "
         "share of the best document's is off-topic and not cited",
     )
+    quote_relevance_ratio: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="experiment, off: a quoted sentence must itself reach this share of the "
+        "best document's cosine with the question (docs/RETRIEVAL.md)",
+    )
 
 
 #: a document goes under a claim only at this probability or more: the value that placed

@@ -553,6 +553,7 @@ class Pipeline:
             documents=s.documents,
             max_perspectives=s.max_perspectives,
             relevance_ratio=s.relevance_ratio,
+            quote_relevance_ratio=s.quote_relevance_ratio,
             stance_min_confidence=self.settings.stance.min_confidence,
             path="model"
             if summary_path(self.settings, self.backend is not None, self.capable) == "model"

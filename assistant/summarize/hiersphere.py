@@ -99,6 +99,9 @@ class SummaryOptions:
     # the question is below max(floor, ratio × the best document's)
     relevance_floor: float = 0.2
     relevance_ratio: float = SUMMARY_RELEVANCE_RATIO
+    # experiment, off: a quoted sentence must itself reach max(floor, this × the best
+    # document's relevance) (summarize.sides.quote_relevance_gate)
+    quote_relevance_ratio: float | None = None
     # with a stance model: a document goes under a claim only when the model's
     # probability for it reaches this; below, it takes no side and is not cited
     stance_min_confidence: float = STANCE_MIN_CONFIDENCE
@@ -449,7 +452,10 @@ def prepare(
             prep.sides[doc_id] = "pro" if sc >= 0 else "con"
     if prep.relevance:
         gate = max(options.relevance_floor, options.relevance_ratio * max(prep.relevance.values()))
-        prep.off_topic = [k for k, v in prep.relevance.items() if v < gate]
+        # below the gate, and (the quote gate's experiment) those with no sentence near
+        # the question to quote
+        quoteless = [k for k in prep.off_topic if prep.relevance.get(k, 0.0) >= gate]
+        prep.off_topic = [k for k, v in prep.relevance.items() if v < gate] + quoteless
     return prep
 
 

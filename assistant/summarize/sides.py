@@ -63,6 +63,8 @@ def stance_sides(prep: Prepared, plan: QueryPlan, stance: Any, options: SummaryO
     texts = [[p.text[s:e] for p, s, e in us] for us in units]
     results = stance.judge_documents(question, prep.claims, texts)
     need = options.stance_min_confidence
+    quote_gate = quote_relevance_gate(prep, options)
+    on_topic: set[int] = set()
     for d, us, jd in zip(judged_docs, units, results, strict=True):
         whole = jd.side
         prep.stance[d.doc_id] = whole.p
@@ -84,12 +86,24 @@ def stance_sides(prep: Prepared, plan: QueryPlan, stance: Any, options: SummaryO
             prose = any(ends_as_sentence(d.sentences[i].text) for i in held)
             if pj.side != 2 and pj.confidence >= need and prose:
                 by_side[pj.side].update(held)
+        if quote_gate is not None:
+            # experiment, off by default (SummaryOptions.quote_relevance_ratio): only
+            # sentences near the question may be quoted, whatever their document's best
+            near = prep.sent_vecs[d.doc_id] @ prep.query_vec >= quote_gate
+            on_topic = {int(i) for i in np.flatnonzero(near)}
+            if not on_topic:
+                prep.sides.pop(d.doc_id, None)
+                prep.off_topic.append(d.doc_id)
+                continue
+            by_side = {k: v & on_topic for k, v in by_side.items()}
         if not by_side[0] and not by_side[1]:
             if whole.side == 2 or whole.confidence < need:
                 prep.sides.pop(d.doc_id, None)
                 (prep.no_side if whole.side == 2 else prep.unclear).append(d.doc_id)
                 continue
-            by_side[whole.side] = set(range(len(d.sentences)))
+            by_side[whole.side] = (
+                on_topic if quote_gate is not None else set(range(len(d.sentences)))
+            )
         order = sorted((k for k in (0, 1) if by_side[k]), key=lambda k: -whole.p[k])
         sides = [SIDES[k] for k in order]
         prep.side_sets[d.doc_id] = sides
@@ -102,6 +116,25 @@ def stance_sides(prep: Prepared, plan: QueryPlan, stance: Any, options: SummaryO
             prep.evidence_at[(d.doc_id, SIDES[k])] = _side_evidence(prep, d, idx, k, options)
         prep.evidence[d.doc_id] = prep.evidence_at[(d.doc_id, sides[0])]
     _quotes_that_argue_their_claim(prep, question, stance, options)
+
+
+def quote_relevance_gate(prep: Prepared, options: SummaryOptions) -> float | None:
+    """The cosine with the question a quoted sentence needs, or None (the default: off).
+
+    The relevance gate (:func:`~assistant.summarize.hiersphere.prepare`) reads a
+    document's best sentence, so a page of another subject that mentions the
+    question's words once passes it, and then its arguing paragraphs are quoted
+    whatever they are about ("Doing so violates the child's right to be free from
+    pain." under "Child performers should be banned.", from a page on
+    circumcision). With ``options.quote_relevance_ratio`` set, a quote must itself
+    reach max(``relevance_floor``, ratio × the best document's relevance). Measured
+    on the development pages and not shipped (docs/RETRIEVAL.md, "A gate on the
+    quote"); kept so that the evaluation can rerun it.
+    """
+    ratio = options.quote_relevance_ratio
+    if ratio is None or not prep.relevance:
+        return None
+    return max(options.relevance_floor, ratio * max(prep.relevance.values()))
 
 
 def _quotes_that_argue_their_claim(
