@@ -328,3 +328,30 @@ def test_a_heading_is_not_quoted_while_its_paragraph_has_a_sentence(
     page = _doc("page", 1, [f"{heading}\n{PRO}"], 10)
     draft = summarize(plan, [page], embedder, SummaryOptions(groups=1), stance=stance)
     assert _by_side(draft.summary, "quote")["pro"] == [PRO]
+
+
+OFF_TOPIC_ARG = "Doing so violates the infant's right to be free from pain and injury."
+MENTION = "Cities that ban cars from their centres were also discussed at the conference."
+
+
+@pytest.mark.parametrize("ratio", [None, 0.7])
+def test_the_quote_gate_keeps_a_page_of_another_subject_out(
+    plan: QueryPlan,
+    embedder,  # type: ignore[no-untyped-def]
+    ratio: float | None,
+) -> None:
+    # another subject's page passes the document gate by one sentence naming the
+    # question's words (neutral), and its arguing paragraph is about something else: with
+    # the quote gate (an experiment, off by default) it is off-topic, without it quoted
+    stance = ScriptedStance({PRO: (0.9, 0.05, 0.05), OFF_TOPIC_ARG: (0.85, 0.1, 0.05)})
+    page = _doc("cars-page", 1, [PRO], 10)
+    other = _doc("other-page", 2, [OFF_TOPIC_ARG, MENTION], 20)
+    opts = SummaryOptions(groups=1, relevance_ratio=0.4, quote_relevance_ratio=ratio)
+    draft = summarize(plan, [page, other], embedder, opts, stance=stance)
+    quotes = _by_side(draft.summary, "quote")
+    if ratio is None:
+        assert OFF_TOPIC_ARG in quotes["pro"] and PRO in quotes["pro"]
+    else:
+        assert quotes["pro"] == [PRO]
+        assert MENTION not in quotes["pro"] + quotes["con"]
+        assert "other-page" in draft.off_topic

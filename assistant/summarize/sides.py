@@ -95,7 +95,14 @@ def stance_sides(prep: Prepared, plan: QueryPlan, stance: Any, options: SummaryO
                 prep.sides.pop(d.doc_id, None)
                 prep.off_topic.append(d.doc_id)
                 continue
+            argued = bool(by_side[0] or by_side[1])
             by_side = {k: v & on_topic for k, v in by_side.items()}
+            if argued and not by_side[0] and not by_side[1]:
+                # its arguing paragraphs are all off the question: nothing it argues is
+                # quoted, nor a sentence of it that argues nothing
+                prep.sides.pop(d.doc_id, None)
+                prep.off_topic.append(d.doc_id)
+                continue
         if not by_side[0] and not by_side[1]:
             if whole.side == 2 or whole.confidence < need:
                 prep.sides.pop(d.doc_id, None)
