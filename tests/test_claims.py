@@ -683,3 +683,59 @@ def test_a_short_root_is_in_its_question_s_language(question: str, claims: tuple
 def test_a_question_about_a_view_debates_its_clause(question: str, claims: tuple[str, str]) -> None:
     assert parse_rules(question).claims == claims
     assert all(c.ok for c in check_claims(question, claims))
+
+
+@pytest.mark.parametrize(
+    ("question", "claims"),
+    [
+        # the asker's own view, or a debate motion's house: the claim is the view's clause
+        (
+            "This House believes that Eritrea is responsible for its isolation",
+            (
+                "Eritrea is responsible for its isolation.",
+                "Eritrea is not responsible for its isolation.",
+            ),
+        ),
+        (
+            "This House believes Europe still needs a constitution",
+            ("Europe still needs a constitution.", "Europe still does not need a constitution."),
+        ),
+        (
+            "I think homework helps students learn",
+            ("Homework helps students learn.", "Homework does not help students learn."),
+        ),
+        (
+            "We believe zoos should be closed",
+            ("Zoos should be closed.", "Zoos should not be closed."),
+        ),
+        # a motion without an opinion verb is debated as worded, never looked up
+        (
+            "This House supports security profiling at airports",
+            (
+                "This House supports security profiling at airports.",
+                "This House does not support security profiling at airports.",
+            ),
+        ),
+        # an aside in brackets is a note on the question, not the question
+        (
+            "Every child should have a mobile phone. (Junior)",
+            (
+                "Every child should have a mobile phone.",
+                "Every child should not have a mobile phone.",
+            ),
+        ),
+        # "cannot" makes a clause (not a lookup), and its negation keeps the space
+        (
+            "Governments cannot be trusted with our data",
+            (
+                "Governments cannot be trusted with our data.",
+                "Governments can be trusted with our data.",
+            ),
+        ),
+    ],
+)
+def test_a_stated_view_or_motion_debates_its_claim(question: str, claims: tuple[str, str]) -> None:
+    plan = parse_rules(question)
+    assert plan.intent == "two_sided"
+    assert plan.claims == claims
+    assert all(c.ok for c in check_claims(question, claims))

@@ -85,6 +85,8 @@ _TOPIC_Q = re.compile(
 )
 # sentences of a longer text (the last question is the one claimed)
 _SENTENCES = re.compile(r"(?<!\bvs\.)(?<![A-Z]\.)(?<=[.!?])\s+")
+# a sentence wholly in brackets: an aside
+_ASIDE = re.compile(r"\([^()]*\)[.!?]?|\[[^\[\]]*\][.!?]?")
 # where a topic phrase ends: the clause punctuation after it ("fracking, only PDFs")
 _TOPIC_END = re.compile(r"\s*(?:[,;:(]|\s[\-–—]\s|\s[\-–—]$|[–—])")
 
@@ -165,8 +167,11 @@ def labelled(text: str, language: str) -> Claims:
 def _asked_sentence(t: str) -> str:
     """Of several sentences (context, instructions), the last question, or the last one;
     a question ends at its question mark ("… farm animals?, please")."""
-    sentences = [x for x in _SENTENCES.split(t) if x.strip()]
-    if len(sentences) > 1:
+    # an aside wholly in brackets ("Every child should have a mobile phone. (Junior)") is
+    # a note on the question, never the question
+    parts = [x for x in _SENTENCES.split(t) if x.strip()]
+    sentences = [x for x in parts if not _ASIDE.fullmatch(x.strip())] or parts
+    if len(parts) > 1:
         asked = [x for x in sentences if x.endswith("?")]
         t = asked[-1] if asked else sentences[-1]
     mark = t.find("?")
@@ -298,6 +303,10 @@ def _reported(t: str) -> Claims | None:
     w = words()
     first, _, rest = t.partition(" ")
     q = rest if first.lower() == "why" else t
+    # a statement of the asker's own view ("I think …", "This House believes that …")
+    holder = _phrase_at_start(q, w.own_view_holders)
+    if holder is not None:
+        q = q[len(holder) :].lstrip()
     if not q:
         return None
     # a question from its auxiliary, or what is left of one once the holders of the view

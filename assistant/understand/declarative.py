@@ -553,14 +553,14 @@ def _root(doc: Any) -> Any:
 
 
 def _replace(doc: Any, edits: dict[int, str]) -> str:
-    """The text of ``doc`` with tokens replaced (``""`` drops one)."""
-    parts = []
+    """``doc``'s text with tokens replaced; ``""`` drops one, keeping the space of one
+    glued to the token before ("can|not be" -> "can be", not "canbe")."""
+    parts: list[str] = []
     for t in doc:
-        if t.i in edits:
-            if edits[t.i]:
-                parts.append(edits[t.i] + t.whitespace_)
-        else:
+        if t.i not in edits:
             parts.append(t.text_with_ws)
+        elif edits[t.i] or (parts and not parts[-1][-1:].isspace()):
+            parts.append(edits[t.i] + t.whitespace_)
     return "".join(parts)
 
 

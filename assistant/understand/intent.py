@@ -368,7 +368,12 @@ HEADLINE_OPTIONS = re.compile(
     r"|^[^:–—]*?\bor\b[^:–—]*(?::|\s[–—-]\s)",  # "Cats or Dogs: who makes …"
     re.I,
 )
-_STRONG_DEBATE = re.compile(r"\b" + alternation(_W.strong_debate_cues, space=" ") + r"\b", re.I)
+# a strong debate cue anywhere, or a motion's opening formula at the start
+_STRONG_DEBATE = re.compile(
+    r"^\s*" + alternation(_W.motion_openers, space=" ") + r"\b"
+    r"|\b" + alternation(_W.strong_debate_cues, space=" ") + r"\b",
+    re.I,
+)
 _FINITE = frozenset((*VOCAB.grammar.auxiliaries, *VOCAB.grammar.finite_verbs))
 _INFO_START = re.compile(
     r"^\s*(?:please\s+)?(?:(?:can|could) you\s+)?"

@@ -477,6 +477,7 @@ class Claims(_File):
     request_objects: Words
     wh_words: Words
     opinion_verbs: Words
+    own_view_holders: Words
     statement_leads: Words
     forms: Forms
     labels: Annotated[dict[str, Labels], AfterValidator(_known_labels)]

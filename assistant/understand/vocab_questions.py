@@ -37,6 +37,7 @@ class IntentWords(_File):
     topic_end_words: Words
     topic_end_patterns: Patterns
     leading_words: Words
+    motion_openers: Words
     strong_debate_cues: Words
     info_openers: Words
     info_opener_patterns: Patterns
