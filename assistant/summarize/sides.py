@@ -91,15 +91,11 @@ def stance_sides(prep: Prepared, plan: QueryPlan, stance: Any, options: SummaryO
             # sentences near the question may be quoted, whatever their document's best
             near = prep.sent_vecs[d.doc_id] @ prep.query_vec >= quote_gate
             on_topic = {int(i) for i in np.flatnonzero(near)}
-            if not on_topic:
-                prep.sides.pop(d.doc_id, None)
-                prep.off_topic.append(d.doc_id)
-                continue
             argued = bool(by_side[0] or by_side[1])
             by_side = {k: v & on_topic for k, v in by_side.items()}
-            if argued and not by_side[0] and not by_side[1]:
-                # its arguing paragraphs are all off the question: nothing it argues is
-                # quoted, nor a sentence of it that argues nothing
+            if not on_topic or (argued and not by_side[0] and not by_side[1]):
+                # no sentence near the question, or its arguing paragraphs all off it:
+                # nothing it argues is quoted, nor a sentence of it that argues nothing
                 prep.sides.pop(d.doc_id, None)
                 prep.off_topic.append(d.doc_id)
                 continue
