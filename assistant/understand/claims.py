@@ -113,7 +113,7 @@ def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
     t = " ".join(text.split())
     if not t or intent == "factual":
         return ("", "")
-    t = _asked_sentence(t)
+    t = _spelled_out(_asked_sentence(t))
     language = claim_language(t) or (claim_language(question) if question else "")
     if language != "en":
         return labelled(t, language)
@@ -122,7 +122,8 @@ def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
         # a question about a view ("Why do brexiteers think EU membership was bad for
         # Britain?") debates the view's clause, which the root text may have lost to the
         # perspective and the aspects
-        q = _repair_opening(sentence_case(_asked_sentence(" ".join(question.split()))))
+        q = " ".join(question.split())
+        q = _repair_opening(sentence_case(_spelled_out(_asked_sentence(q))))
         found = _reported(_without_lead_in(q))
         if found and found[0] and found[1] and found[0] != found[1]:
             return opposed(found)
@@ -176,6 +177,14 @@ def _asked_sentence(t: str) -> str:
         t = asked[-1] if asked else sentences[-1]
     mark = t.find("?")
     return t[: mark + 1] if 0 < mark < len(t) - 1 else t
+
+
+def _spelled_out(t: str) -> str:
+    """A motion's abbreviated formula spelled out ("THW ban …" -> "this house would ban …";
+    ``motion_abbreviations``)."""
+    first, sep, rest = t.partition(" ")
+    full = words().motion_abbreviations.get(first.lower())
+    return f"{full} {rest}" if full and sep else t
 
 
 def _repair_opening(t: str) -> str:

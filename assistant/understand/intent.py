@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from assistant.models import Intent, QueryPerspective, Side
 from assistant.understand import cues
 from assistant.understand.perspectives import _BOTH_FACETS
+from assistant.understand.phrases import phrase_kind
 from assistant.understand.text import _words, leading_clause
 from assistant.understand.vocab import VOCAB, alternation
 
@@ -368,10 +369,16 @@ HEADLINE_OPTIONS = re.compile(
     r"|^[^:–—]*?\bor\b[^:–—]*(?::|\s[–—-]\s)",  # "Cats or Dogs: who makes …"
     re.I,
 )
+# a motion's opening formula ("This House would …", "THW …") at the start
+_MOTION_OPENING = (
+    r"^\s*"
+    + alternation((*_W.motion_openers, *VOCAB.claims.motion_abbreviations), space=" ")
+    + r"\b"
+)
+MOTION_OPENING = re.compile(_MOTION_OPENING, re.I)
 # a strong debate cue anywhere, or a motion's opening formula at the start
 _STRONG_DEBATE = re.compile(
-    r"^\s*" + alternation(_W.motion_openers, space=" ") + r"\b"
-    r"|\b" + alternation(_W.strong_debate_cues, space=" ") + r"\b",
+    _MOTION_OPENING + r"|\b" + alternation(_W.strong_debate_cues, space=" ") + r"\b",
     re.I,
 )
 _FINITE = frozenset((*VOCAB.grammar.auxiliaries, *VOCAB.grammar.finite_verbs))
@@ -430,6 +437,29 @@ def is_info_request(q: str) -> bool:
     return len(words) > 2 and words[0] in cues.INFO_NOUNS and words[1] in _W.info_noun_links
 
 
+# a note in brackets ("… (Junior)", "… (ACTA)") is no part of a motion's phrase
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
+
+
+def proposes_action(q: str) -> bool:
+    """A motion in the imperative ("Abolish statutes of limitations on all felonies",
+    "Raise the school leaving age to 18"): a bare verb phrase (:func:`phrase_kind`) whose
+    verb asks for nothing (no request verb of ``words/claims.yaml``, no lookup opener)
+    and that names no lookup head noun. A proposal is argued from both sides, never
+    looked up."""
+    text = _BRACKETED.sub("", q).strip().rstrip("?.!").strip()
+    if not text:
+        return False
+    opener = cues.LOOKUP_OPENERS.match(text)
+    if (opener and opener.end()) or _INFO_START.match(text):
+        return False
+    if first_word(text) in VOCAB.claims.request_verbs:
+        return False
+    if any(w in _LOOKUP_HEADS for w in _words(text)):
+        return False
+    return phrase_kind(text) == "verb_phrase"
+
+
 def is_lookup(q: str, n_aspects: int, masked: list[tuple[int, int]] | None = None) -> bool:
     """A request for items with wanted properties: a noun phrase (no finite verb before its
     first property marker), no debate cue, and a property marker, a lookup head noun, an
@@ -440,6 +470,7 @@ def is_lookup(q: str, n_aspects: int, masked: list[tuple[int, int]] | None = Non
         or _STRONG_DEBATE.search(q)
         or _BOTH_FACETS.search(q)
         or HEADLINE_OPTIONS.search(q)
+        or proposes_action(q)
     ):
         return False
     # constraint phrases ("that mention X", "in French") are filters, not wanted properties

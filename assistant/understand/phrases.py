@@ -91,7 +91,22 @@ def object_after(t: str, end: int) -> str:
 def phrase_kind(topic: str) -> str | None:
     """``verb_phrase`` (a bare verb and its objects: "adopt a rescue dog"),
     ``noun_phrase`` ("a land value tax", "banning plastic straws") or None (a clause,
-    or words the parse cannot fit)."""
+    or words the parse cannot fit).
+
+    The small tagger reads a capitalised imperative as a name ("Abolish statutes of
+    limitations …", "Nationalise the railways" as noun phrases): a text that is no verb
+    phrase as typed is read again with its first letter in lower case, unless its first
+    word is an acronym or all capitals."""
+    kind = _kind(topic)
+    text = topic.lstrip()
+    first = text.split(maxsplit=1)[0] if text else ""
+    capitalised = first[:1].isupper() and first[1:].islower()
+    if kind != "verb_phrase" and capitalised and _kind(text[0].lower() + text[1:]) == "verb_phrase":
+        return "verb_phrase"
+    return kind
+
+
+def _kind(topic: str) -> str | None:
     doc = parse(topic)
     roots = [t for t in doc if t.dep_ == "ROOT"]
     if len(roots) != 1 or not well_formed(doc):

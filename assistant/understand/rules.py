@@ -13,6 +13,7 @@ from assistant.understand.declarative import subject_of
 from assistant.understand.intent import (
     _AUX_START,
     _STRONG_DEBATE,
+    MOTION_OPENING,
     SideCue,
     _debatable,
     _is_wh,
@@ -22,6 +23,7 @@ from assistant.understand.intent import (
     is_info_request,
     is_lookup,
     is_wh,
+    proposes_action,
 )
 from assistant.understand.parse import parse
 from assistant.understand.perspectives import _BOTH_FACETS, _find_inline, _find_request
@@ -129,14 +131,21 @@ def _named(
     """The text the claims are made of: the root text, with the quoted names of a yes/no
     question put back ('Should "Huckleberry Finn" be banned?'). A quoted phrase is a
     keyword the documents must hold, cut from the root text; in a question that opens
-    with an auxiliary it is a word of the question's own grammar, most often its subject."""
+    with an auxiliary it is a word of the question's own grammar, most often its subject,
+    and in a motion ("This House would “make the punishment fit the crime” …",
+    "Introduce a “fat tax”") a part of what is proposed."""
     kept = [(s, e) for s, e in con_spans if not (q[s] in '"“' and q[e - 1] in '"”')]
     if len(kept) == len(con_spans) or root_text != _root_text(
         q, root, perspectives, con_spans, request
     ):
         return root_text
     named = _root_text(q, root, perspectives, kept, request)
-    return named if VOCAB.claims.aux_kind(named.split()[0]) is not None else root_text
+    grammar = (
+        VOCAB.claims.aux_kind(named.split()[0]) is not None
+        or MOTION_OPENING.match(named)
+        or proposes_action(named)
+    )
+    return named if grammar else root_text
 
 
 def _natural_kind(

@@ -478,6 +478,7 @@ class Claims(_File):
     wh_words: Words
     opinion_verbs: Words
     own_view_holders: Words
+    motion_abbreviations: Table
     statement_leads: Words
     forms: Forms
     labels: Annotated[dict[str, Labels], AfterValidator(_known_labels)]
