@@ -85,3 +85,51 @@ def test_a_capitalised_imperative_is_a_verb_phrase() -> None:
     # an acronym is not lower-cased, and a noun phrase stays one
     assert phrase_kind("NATO expansion") == "noun_phrase"
     assert phrase_kind("The death penalty") == "noun_phrase"
+
+
+@pytest.mark.parametrize(
+    ("question", "claim"),
+    [
+        (
+            "Should pharmacies sell antibiotics without a prescription?",
+            "Pharmacies should sell antibiotics without a prescription.",
+        ),
+        (
+            "This House would detain terror suspects without trial",
+            "This House would detain terror suspects without trial.",
+        ),
+        (
+            "should life without parole be abolished as well?",
+            "Life without parole should be abolished as well.",
+        ),
+        (
+            "Hello! Should self-driving cars be allowed on public roads without a safety driver?",
+            "Self-driving cars should be allowed on public roads without a safety driver.",
+        ),
+    ],
+)
+def test_without_inside_a_proposition_is_what_is_asked(question: str, claim: str) -> None:
+    # it was a filter: the claim lost it and documents naming it were pushed out
+    plan = understand(question, use_llm="never")
+    assert plan.claims[0] == claim
+    assert not [c for c in plan.constraints if c.dimension == "keyword"]
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # a frame, not a proposition: the filter reading stays
+        ("Pros and cons of nuclear power without Fukushima", "Fukushima"),
+        # after a comma it qualifies the request, not the clause
+        ("Should we ban cars, without the climate stuff?", "climate stuff"),
+        # a yes/no question put to Sphere is a request
+        (
+            "Could you show the opt-out organ donation debate without the religious part?",
+            "religious part",
+        ),
+    ],
+)
+def test_without_outside_a_proposition_stays_a_filter(question: str, value: str) -> None:
+    plan = understand(question, use_llm="never")
+    negated = [c.value for c in plan.constraints if c.dimension == "keyword" and c.negated]
+    assert negated == [value]

@@ -113,7 +113,7 @@ def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
     t = " ".join(text.split())
     if not t or intent == "factual":
         return ("", "")
-    t = _spelled_out(_asked_sentence(t))
+    t = _spelled_out(asked_sentence(t))
     language = claim_language(t) or (claim_language(question) if question else "")
     if language != "en":
         return labelled(t, language)
@@ -123,7 +123,7 @@ def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
         # Britain?") debates the view's clause, which the root text may have lost to the
         # perspective and the aspects
         q = " ".join(question.split())
-        q = _repair_opening(sentence_case(_spelled_out(_asked_sentence(q))))
+        q = _repair_opening(sentence_case(_spelled_out(asked_sentence(q))))
         found = _reported(_without_lead_in(q))
         if found and found[0] and found[1] and found[0] != found[1]:
             return opposed(found)
@@ -165,7 +165,7 @@ def labelled(text: str, language: str) -> Claims:
 # --------------------------------------------------------------------------- the text
 
 
-def _asked_sentence(t: str) -> str:
+def asked_sentence(t: str) -> str:
     """Of several sentences (context, instructions), the last question, or the last one;
     a question ends at its question mark ("… farm animals?, please")."""
     # an aside wholly in brackets ("Every child should have a mobile phone. (Junior)") is

@@ -34,8 +34,14 @@ _READ_LENGTH = inverse(_Q.read_lengths)
 _NAME_LANGS = tuple(VOCAB.values.name_languages)
 
 
-def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], list[tuple[int, int]]]:
-    """InfoSearch constraints (paper 002 §3) and the spans they came from."""
+def find_constraints(
+    q: str, *, wh_factual: bool, proposition: int | None = None
+) -> tuple[list[Constraint], list[tuple[int, int]]]:
+    """InfoSearch constraints (paper 002 §3) and the spans they came from.
+
+    A bare content cue ("without X") is part of what is asked, not a filter, in a
+    factual wh-question (``wh_factual``) and in a proposition (a yes/no question not put
+    to Sphere, a motion, a proposal) that starts at ``proposition``, before any comma."""
     cons: list[Constraint] = []
     spans: list[tuple[int, int]] = []
 
@@ -59,7 +65,7 @@ def find_constraints(q: str, *, wh_factual: bool) -> tuple[list[Constraint], lis
     _lengths(q, add)
     _formats(q, add)
     _audiences(q, add)
-    _keywords(q, add, wh_factual)
+    _keywords(q, add, wh_factual, proposition)
     _language_adjectives(q, add)
     _more_sources(q, add)
     _named_sources(q, add)
@@ -193,7 +199,7 @@ _KEYWORD_NEGATOR = re.compile(
 _QUOTE_NEGATOR = re.compile(r"\b" + alternation(_Q.quote_negators) + r"\b")
 
 
-def _keywords(q: str, add: Any, wh_factual: bool) -> None:
+def _keywords(q: str, add: Any, wh_factual: bool, proposition: int | None) -> None:
     """Keywords: must-not ("but not X", "except X", "without X"), must ("mentioning X", quotes)."""
     for m in re.finditer(
         r"\b(?P<cue>"
@@ -211,8 +217,11 @@ def _keywords(q: str, add: Any, wh_factual: bool) -> None:
         re.I,
     ):
         cue = m.group("cue").lower()
-        if cue.startswith("without") and cue == "without" and wh_factual:
-            continue  # "the legal age … without parental consent" is content, not a filter
+        in_clause = proposition is not None and not re.search(r"[,;]", q[proposition : m.start()])
+        if cue in _Q.content_cues and (wh_factual or in_clause):
+            # "the legal age … without parental consent", "Should pharmacies sell
+            # antibiotics without a prescription?": content, not a filter
+            continue
         span = _scope(q, m.end())
         if span[1] <= span[0]:
             continue

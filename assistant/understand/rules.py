@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from assistant.models import Aspect, Intent, QueryPerspective, QueryPlan, Side
 from assistant.understand.aspects import facet_aspects, find_aspects, lookup_aspects
-from assistant.understand.claims import make_claims
+from assistant.understand.claims import asked_sentence, make_claims
 from assistant.understand.constraints import find_constraints
 from assistant.understand.declarative import subject_of
 from assistant.understand.intent import (
@@ -49,6 +49,22 @@ def _in_predicate(q: str, cue: SideCue) -> bool:
     return at >= 0 and cue.cue[0] >= at + len(subject)
 
 
+def _proposition(q: str) -> int | None:
+    """Where the asked sentence starts when it asks about a proposition: a yes/no question
+    not put to Sphere ("Should pharmacies sell …?", not "Could you show …?"), a motion
+    ("This House would …", "THW …") or a proposal in the imperative ("Detain terror
+    suspects without trial"); None otherwise."""
+    asked = asked_sentence(q)
+    start = q.rfind(asked) if asked else -1
+    if start < 0:
+        return None
+    aux = _AUX_START.match(asked)
+    if aux:
+        after = _words(asked[aux.end() :])[:1]
+        return start if after and after[0] not in VOCAB.grammar.addressees else None
+    return start if MOTION_OPENING.match(asked) or proposes_action(asked) else None
+
+
 def parse_rules(question: object) -> QueryPlan:
     """The deterministic plan (no model)."""
     q = check_question(question)
@@ -59,7 +75,7 @@ def parse_rules(question: object) -> QueryPlan:
     if not found:
         perspectives = _find_inline(q)
     wh_factual = _is_wh(q) and not _debatable(q) and not request
-    constraints, con_spans = find_constraints(q, wh_factual=wh_factual)
+    constraints, con_spans = find_constraints(q, wh_factual=wh_factual, proposition=_proposition(q))
     # constraint phrases are not viewpoints
     perspectives = [p for p in perspectives if not _only_constraints(q, p, con_spans)]
     root_text = _root_text(q, root, perspectives, con_spans, request)

@@ -293,6 +293,7 @@ class QuestionConstraints(_File):
     keyword_cues: Words
     keyword_cue_patterns: Patterns
     keyword_negators: Words
+    content_cues: Words
     quote_negators: Words
     exclusion_leads: Words
     exclusion_objects: Words
@@ -345,6 +346,7 @@ class Values(_File):
 
 class Grammar(_File):
     auxiliaries: Words
+    addressees: Words
     wh_words: Words
     question_words: Words
     why_words: Words
