@@ -47,7 +47,7 @@ from assistant.understand.language import (
     english_word,
     sentence_case,
 )
-from assistant.understand.parse import parse
+from assistant.understand.parse import hyphens_whole, parse
 from assistant.understand.phrases import (
     be_for,
     object_after,
@@ -60,6 +60,7 @@ from assistant.understand.phrases import (
 from assistant.understand.polarity import opposed
 from assistant.understand.text import as_typed, leading_clause
 from assistant.understand.text import phrase_at_start as _phrase_at_start
+from assistant.understand.vocab import VOCAB, alternation
 
 Claims = tuple[str, str]
 
@@ -85,6 +86,11 @@ _TOPIC_Q = re.compile(
 )
 # sentences of a longer text (the last question is the one claimed)
 _SENTENCES = re.compile(r"(?<!\bvs\.)(?<![A-Z]\.)(?<=[.!?])\s+")
+# where a label or the context before a question ends ("Debate: …", "… lol — should …")
+_CONTEXT_BREAK = re.compile(r":\s+|\s[-–—]\s+|[–—]\s*")
+# a word with a hyphen between letters ("e-cigarettes", "pre-K")
+_HYPHENATED = re.compile(r"[^\W\d_]-[^\W\d_]")
+_HYPHENATED_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 # a sentence wholly in brackets: an aside
 _ASIDE = re.compile(r"\([^()]*\)[.!?]?|\[[^\[\]]*\][.!?]?")
 # where a topic phrase ends: the clause punctuation after it ("fracking, only PDFs")
@@ -104,12 +110,13 @@ def negate_statement(statement: str) -> str | None:
     return " ".join(out.split()) if out else None
 
 
-def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
+def make_claims(text: str, intent: Intent, question: str = "", *, whole: bool = False) -> Claims:
     """Two opposing claims for the root text (pro first); ``("", "")`` for a factual one.
 
     ``question``: the whole question the root text was cut from, whose language counts
     when the root alone is too short to tell ("vaping", cut from "Explain to a teenager
-    why vaping is harmful")."""
+    why vaping is harmful"). Where no rule reads a yes/no question, it is read once more
+    with its hyphenated words whole (``whole``; :func:`.parse.hyphens_whole`)."""
     t = " ".join(text.split())
     if not t or intent == "factual":
         return ("", "")
@@ -136,6 +143,7 @@ def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
         _after_label,
         _reported,
         _question,
+        _verbless,
         _why,
         _framed,
         _wh_subject,
@@ -146,6 +154,19 @@ def make_claims(text: str, intent: Intent, question: str = "") -> Claims:
         found = rule(_without_lead_in(t))
         if found and found[0] and found[1] and found[0] != found[1]:
             return opposed(found)
+    opening = (_without_lead_in(t).split() or [""])[0]
+    if _HYPHENATED.search(t) and words().aux_kind(opening) is not None and not whole:
+        # a yes/no question ("Should e-cigarettes be banned?") read once more
+        with hyphens_whole():
+            again = make_claims(text, intent, question, whole=True)
+        # a reading that alters a hyphenated word ("long-term" as "long-terms") is none
+        kept = all(
+            re.search(r"(?<![\w-])" + re.escape(w) + r"(?![\w-])", c, re.I)
+            for w in _HYPHENATED_WORD.findall(t)
+            for c in again
+        )
+        if again != labelled(t, "en") and kept:
+            return again
     return labelled(t, "en")
 
 
@@ -200,7 +221,8 @@ def _repair_opening(t: str) -> str:
 
 
 def _without_lead_in(t: str) -> str:
-    """``t`` without the words that open it before its topic ("what about", "Debate:")."""
+    """``t`` without the words that open it before its topic ("what about", "Debate:"),
+    and without spoken fillers before a question (:func:`_without_fillers`)."""
     lead_ins = words().lead_ins
     for _ in range(3):
         p = _phrase_at_start(t, lead_ins)
@@ -210,7 +232,39 @@ def _without_lead_in(t: str) -> str:
         if not rest:
             break
         t = rest
-    return t
+    return _without_fillers(t)
+
+
+# the spoken fillers a follow-up's wrapper may open with ("um", "so", "hey", "okay, …")
+_FILLER = re.compile(
+    r"(?:"
+    + alternation(
+        (*VOCAB.wrappers.lead_words.get("en", ()), *VOCAB.wrappers.lead_marks.get("en", ())),
+        space=" ",
+    )
+    + r")\b[,.!]?\s+",
+    re.I,
+)
+
+
+def _without_fillers(t: str) -> str:
+    """ "um so should public schools have armed guards", "hey, is it okay …": the question
+    after the fillers that open it (``words/wrappers.yaml`` lead words), where what
+    follows opens with an auxiliary or a wh-word; ``t`` itself otherwise ("Right to
+    repair laws: good or bad?" keeps its "Right")."""
+    rest = t
+    for _ in range(4):
+        m = _FILLER.match(rest)
+        if m is None or m.end() >= len(rest):
+            break
+        rest = rest[m.end() :]
+    if rest == t:
+        return t
+    first = rest.split()[0]
+    w = words()
+    if w.aux_kind(first) is None and first.lower() not in w.wh_words:
+        return t
+    return rest[0].upper() + rest[1:]
 
 
 # --------------------------------------------------------------------------- rules
@@ -297,12 +351,15 @@ def _topic_alternatives(t: str) -> Claims | None:
 
 
 def _after_label(t: str) -> Claims | None:
-    """ "Debate: is space exploration worth the money?": the question after the label."""
-    head, sep, rest = t.partition(":")
-    rest = rest.strip()
-    if not sep or not rest or len(head.split()) > 8:
-        return None
-    return question_claims(rest) if words().aux_kind(rest.split()[0]) else None
+    """ "Debate: is space exploration worth the money?", "Been arguing with my roommate
+    all night lol — should hate speech be a crime?": the question after a label or the
+    context set before it, at the last colon or dash after which a question opens with an
+    auxiliary (fillers aside)."""
+    for m in reversed(list(_CONTEXT_BREAK.finditer(t))):
+        rest = _without_fillers(t[m.end() :].strip())
+        if rest and words().aux_kind(rest.split()[0]):
+            return question_claims(rest[0].upper() + rest[1:])
+    return None
 
 
 def _reported(t: str) -> Claims | None:
@@ -332,6 +389,27 @@ def _reported(t: str) -> Claims | None:
     tokens = [tok for tok in clause.subtree if not (tok.dep_ == "mark" and tok.head == clause)]
     span = doc[tokens[0].i : tokens[-1].i + 1].text if tokens else ""
     return _statement(span) if span else None
+
+
+def _verbless(t: str) -> Claims | None:
+    """ "Password managers safe?", "Zoos ethical?": a subject and an adjective with no
+    verb, asked as "Are password managers safe?"."""
+    if not t.rstrip().endswith("?"):
+        return None
+    doc = parse(t.rstrip("?! "))
+    if any(tok.tag_.startswith("VB") or tok.tag_ == "MD" for tok in doc):
+        return None
+    roots = [tok for tok in doc if tok.dep_ == "ROOT"]
+    if len(roots) != 1 or roots[0].tag_ != "JJ":
+        return None
+    head = roots[0]
+    subjects = [c for c in head.children if c.dep_.startswith("nsubj") and c.i < head.i]
+    if len(subjects) != 1 or subjects[0].left_edge.i != 0:
+        return None
+    subject = doc[: subjects[0].right_edge.i + 1].text
+    rest = doc[subjects[0].right_edge.i + 1 :].text
+    lead = subject[0].lower() + subject[1:] if subject[1:2].islower() else subject
+    return question_claims(f"{be_for(subject).capitalize()} {lead} {rest}?")
 
 
 def _question(t: str) -> Claims | None:
