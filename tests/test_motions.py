@@ -133,3 +133,25 @@ def test_without_outside_a_proposition_stays_a_filter(question: str, value: str)
     plan = understand(question, use_llm="never")
     negated = [c.value for c in plan.constraints if c.dimension == "keyword" and c.negated]
     assert negated == [value]
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("Introduce a “fat tax” (Junior)", "fat tax"),
+        ('Should "Huckleberry Finn" be banned?', "Huckleberry Finn"),
+    ],
+)
+def test_a_quoted_phrase_in_a_proposition_reweights_and_stays_in_the_query(
+    question: str, phrase: str
+) -> None:
+    # it was a hard filter cut from the root text: "Introduce a (Junior)" found nothing
+    plan = understand(question, use_llm="never")
+    keywords = [c for c in plan.constraints if c.dimension == "keyword"]
+    assert [(c.value, c.hard, c.negated) for c in keywords] == [(phrase, False, False)]
+    assert phrase in plan.root_query
+
+
+def test_a_quoted_phrase_outside_the_proposition_still_filters() -> None:
+    plan = understand('Should we ban cars? Only pages "congestion"', use_llm="never")
+    assert [(c.value, c.hard) for c in plan.constraints] == [("congestion", True)]

@@ -35,13 +35,14 @@ _NAME_LANGS = tuple(VOCAB.values.name_languages)
 
 
 def find_constraints(
-    q: str, *, wh_factual: bool, proposition: int | None = None
+    q: str, *, wh_factual: bool, proposition: tuple[int, int] | None = None
 ) -> tuple[list[Constraint], list[tuple[int, int]]]:
     """InfoSearch constraints (paper 002 §3) and the spans they came from.
 
     A bare content cue ("without X") is part of what is asked, not a filter, in a
     factual wh-question (``wh_factual``) and in a proposition (a yes/no question not put
-    to Sphere, a motion, a proposal) that starts at ``proposition``, before any comma."""
+    to Sphere, a motion, a proposal) whose span is ``proposition``, before any comma;
+    there a quoted phrase re-weights rather than filters."""
     cons: list[Constraint] = []
     spans: list[tuple[int, int]] = []
 
@@ -199,7 +200,11 @@ _KEYWORD_NEGATOR = re.compile(
 _QUOTE_NEGATOR = re.compile(r"\b" + alternation(_Q.quote_negators) + r"\b")
 
 
-def _keywords(q: str, add: Any, wh_factual: bool, proposition: int | None) -> None:
+def _inside(span: tuple[int, int] | None, at: int) -> bool:
+    return span is not None and span[0] <= at < span[1]
+
+
+def _keywords(q: str, add: Any, wh_factual: bool, proposition: tuple[int, int] | None) -> None:
     """Keywords: must-not ("but not X", "except X", "without X"), must ("mentioning X", quotes)."""
     for m in re.finditer(
         r"\b(?P<cue>"
@@ -217,7 +222,8 @@ def _keywords(q: str, add: Any, wh_factual: bool, proposition: int | None) -> No
         re.I,
     ):
         cue = m.group("cue").lower()
-        in_clause = proposition is not None and not re.search(r"[,;]", q[proposition : m.start()])
+        start = proposition[0] if proposition else 0
+        in_clause = _inside(proposition, m.start()) and not re.search(r"[,;]", q[start : m.start()])
         if cue in _Q.content_cues and (wh_factual or in_clause):
             # "the legal age … without parental consent", "Should pharmacies sell
             # antibiotics without a prescription?": content, not a filter
@@ -256,7 +262,10 @@ def _keywords(q: str, add: Any, wh_factual: bool, proposition: int | None) -> No
     for m in re.finditer(r"[\"“](?P<k>[^\"”]{1,60})[\"”]", q):
         before = q[max(0, m.start() - 28) : m.start()].lower()
         neg = bool(_QUOTE_NEGATOR.search(before))
-        add("keyword", m.group("k"), (m.start(), m.end()), negated=neg, hard=True)
+        # inside a proposition quotation marks are the writer's ("a “fat tax”"), not a
+        # search operator: the phrase re-weights and filters nothing
+        quoted = not _inside(proposition, m.start()) or neg
+        add("keyword", m.group("k"), (m.start(), m.end()), negated=neg, hard=quoted)
 
 
 def not_implied(cons: Sequence[Constraint]) -> list[bool]:

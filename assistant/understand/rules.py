@@ -49,8 +49,8 @@ def _in_predicate(q: str, cue: SideCue) -> bool:
     return at >= 0 and cue.cue[0] >= at + len(subject)
 
 
-def _proposition(q: str) -> int | None:
-    """Where the asked sentence starts when it asks about a proposition: a yes/no question
+def _proposition(q: str) -> tuple[int, int] | None:
+    """The span of the asked sentence when it asks about a proposition: a yes/no question
     not put to Sphere ("Should pharmacies sell …?", not "Could you show …?"), a motion
     ("This House would …", "THW …") or a proposal in the imperative ("Detain terror
     suspects without trial"); None otherwise."""
@@ -61,8 +61,11 @@ def _proposition(q: str) -> int | None:
     aux = _AUX_START.match(asked)
     if aux:
         after = _words(asked[aux.end() :])[:1]
-        return start if after and after[0] not in VOCAB.grammar.addressees else None
-    return start if MOTION_OPENING.match(asked) or proposes_action(asked) else None
+        span = (start, start + len(asked))
+        return span if after and after[0] not in VOCAB.grammar.addressees else None
+    if MOTION_OPENING.match(asked) or proposes_action(asked):
+        return (start, start + len(asked))
+    return None
 
 
 def parse_rules(question: object) -> QueryPlan:
@@ -78,7 +81,14 @@ def parse_rules(question: object) -> QueryPlan:
     constraints, con_spans = find_constraints(q, wh_factual=wh_factual, proposition=_proposition(q))
     # constraint phrases are not viewpoints
     perspectives = [p for p in perspectives if not _only_constraints(q, p, con_spans)]
-    root_text = _root_text(q, root, perspectives, con_spans, request)
+    # a quoted phrase inside a proposition is a part of it that re-weights ("Introduce a
+    # “fat tax”"): it stays in the root text the retrieval reads
+    root_cut = [
+        sp
+        for sp, c in zip(con_spans, constraints, strict=True)
+        if not (c.dimension == "keyword" and not c.hard and not c.negated)
+    ]
+    root_text = _root_text(q, root, perspectives, root_cut, request)
     intent, target = decide_intent(q, root_text, perspectives, request)
     if intent == "one_sided":
         # the PIR shapes cut the cue out of the question ("What are the arguments against
@@ -121,7 +131,7 @@ def parse_rules(question: object) -> QueryPlan:
         aspects = facet_aspects(q, (0, len(q))) or find_aspects(q, root, exclude)
     if con_spans:
         aspects = _without_instruction_words(aspects)
-    named = _named(q, root, perspectives, con_spans, request, root_text)
+    named = _named(q, root, perspectives, root_cut, request, root_text)
     claims = make_claims(named, intent, q) if intent != "lookup" else ("", "")
     return QueryPlan(
         question=q,
