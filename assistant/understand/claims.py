@@ -392,8 +392,8 @@ def _reported(t: str) -> Claims | None:
 
 
 def _verbless(t: str) -> Claims | None:
-    """ "Password managers safe?", "Zoos ethical?": a subject and an adjective with no
-    verb, asked as "Are password managers safe?"."""
+    """ "Password managers safe?", "Nuclear power safe?": a subject and an adjective with
+    no verb, asked as "Are password managers safe?"."""
     if not t.rstrip().endswith("?"):
         return None
     doc = parse(t.rstrip("?! "))

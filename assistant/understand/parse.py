@@ -55,7 +55,7 @@ def hyphens_whole() -> Iterator[None]:
     spaCy's tokenizer splits "e-cigarettes" into "e", "-", "cigarettes", and on some
     questions the small parser then makes all three the subject ("Should e-cigarettes be
     banned?"); kept whole, the word is tagged by its shape and suffix like any noun. The
-    claims read a text this way only where no rule read it as typed."""
+    claims read a yes/no question this way only where no rule read it as typed."""
     token = _WHOLE_HYPHENS.set(True)
     try:
         yield
