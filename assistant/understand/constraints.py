@@ -200,6 +200,13 @@ _KEYWORD_NEGATOR = re.compile(
 _QUOTE_NEGATOR = re.compile(r"\b" + alternation(_Q.quote_negators) + r"\b")
 
 
+def part_of_proposition(c: Constraint) -> bool:
+    """A quoted phrase inside a proposition (``find_constraints``): a keyword that
+    re-weights and is no exclusion, the only such constraint the finder makes. It stays in
+    the text the retrieval reads ("Introduce a “fat tax”")."""
+    return c.dimension == "keyword" and not c.hard and not c.negated
+
+
 def _inside(span: tuple[int, int] | None, at: int) -> bool:
     return span is not None and span[0] <= at < span[1]
 

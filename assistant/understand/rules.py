@@ -8,7 +8,7 @@ from dataclasses import replace
 from assistant.models import Aspect, Intent, QueryPerspective, QueryPlan, Side
 from assistant.understand.aspects import facet_aspects, find_aspects, lookup_aspects
 from assistant.understand.claims import asked_sentence, make_claims
-from assistant.understand.constraints import find_constraints
+from assistant.understand.constraints import find_constraints, part_of_proposition
 from assistant.understand.declarative import subject_of
 from assistant.understand.intent import (
     _AUX_START,
@@ -84,9 +84,7 @@ def parse_rules(question: object) -> QueryPlan:
     # a quoted phrase inside a proposition is a part of it that re-weights ("Introduce a
     # “fat tax”"): it stays in the root text the retrieval reads
     root_cut = [
-        sp
-        for sp, c in zip(con_spans, constraints, strict=True)
-        if not (c.dimension == "keyword" and not c.hard and not c.negated)
+        sp for sp, c in zip(con_spans, constraints, strict=True) if not part_of_proposition(c)
     ]
     root_text = _root_text(q, root, perspectives, root_cut, request)
     intent, target = decide_intent(q, root_text, perspectives, request)
